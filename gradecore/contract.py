@@ -1,0 +1,280 @@
+"""The input contract: one settled conversation, schema `smith.conversation/v1` (SPEC §2).
+
+Validation is strict. Unknown fields are rejected, every reference must resolve, and each error names
+the JSON path it is about. Only Clara's outbound messages can carry a turn, so a staff member's or a
+vendor's message can never become a graded item, by construction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+SCHEMA_ID = "smith.conversation/v1"
+MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
+MAX_MESSAGES = 2_000
+MAX_TURNS = 500
+MAX_TEXT_CHARS = 64 * 1024
+
+# BCP-47 in the shape the platform sends: a primary language subtag and optional subtags.
+_BCP47 = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$"
+
+Text = Annotated[str, Field(max_length=MAX_TEXT_CHARS)]
+Identifier = Annotated[str, Field(min_length=1, max_length=128)]
+Role = Literal["prospect", "resident", "vendor", "staff", "clara", "system"]
+StopReason = Literal["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+
+
+class Facts(BaseModel):
+    """The property's ledger as the platform knows it.
+
+    The four named facts are typed; other ledger entries are allowed (rules may require them) as
+    plain JSON values.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    arrival_instructions: Text | None = None
+    office_hours: Text | None = None
+    access_codes: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(default_factory=list)
+    amounts: dict[str, float] = Field(default_factory=dict)
+
+    def value(self, key: str) -> Any:
+        """A fact by key, named or extra; None when absent."""
+        if key in type(self).model_fields:
+            return getattr(self, key)
+        return (self.model_extra or {}).get(key)
+
+
+class Property(_Strict):
+    id: Identifier
+    name: Annotated[str, Field(min_length=1, max_length=256)]
+    timezone: Annotated[str, Field(min_length=1, max_length=64)]
+    locale: Annotated[str, Field(pattern=_BCP47)]
+    facts: Facts = Field(default_factory=Facts)
+
+
+class Participant(_Strict):
+    id: Identifier
+    role: Role
+    name: Annotated[str, Field(max_length=256)] | None = None
+    phone: Annotated[str, Field(max_length=64)] | None = None
+    email: Annotated[str, Field(max_length=320)] | None = None
+
+
+class Message(_Strict):
+    id: Identifier
+    at: AwareDatetime
+    author: Identifier
+    direction: Literal["inbound", "outbound"]
+    text: Text
+    language: Annotated[str, Field(pattern=_BCP47)] | None = None
+
+
+class ClaudeCallStep(_Strict):
+    kind: Literal["claude_call"]
+    loop_iteration: int = Field(ge=0)
+    system_prompt: Text
+    stop_reason: StopReason
+    input_tokens: int = Field(ge=0)
+    output_tokens: int = Field(ge=0)
+    cache_read_tokens: int = Field(default=0, ge=0)
+    draft: Text | None = None
+
+
+class ToolExecutionStep(_Strict):
+    kind: Literal["tool_execution"]
+    loop_iteration: int = Field(ge=0)
+    tool_name: Annotated[str, Field(min_length=1, max_length=128)]
+    input: dict[str, JsonValue] = Field(default_factory=dict)
+    status: Literal["success", "error"]
+    result: JsonValue = None
+    error: Text | None = None
+
+
+Step = Annotated[ClaudeCallStep | ToolExecutionStep, Field(discriminator="kind")]
+
+
+class Trace(_Strict):
+    steps: list[Step] = Field(default_factory=list, max_length=10_000)
+
+    @property
+    def final_claude_call(self) -> ClaudeCallStep | None:
+        calls = [step for step in self.steps if isinstance(step, ClaudeCallStep)]
+        return calls[-1] if calls else None
+
+
+class Turn(_Strict):
+    id: Identifier
+    message_id: Identifier
+    intent: Annotated[str, Field(min_length=1, max_length=128)] | None = None
+    trace: Trace
+
+
+class Escalation(_Strict):
+    id: Identifier
+    opened_at: AwareDatetime
+    closed_at: AwareDatetime | None = None
+    to: Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class Conversation(_Strict):
+    """One settled conversation as the production platform sends it."""
+
+    schema_: Literal["smith.conversation/v1"] = Field(alias="schema")
+    conversation_id: Identifier
+    channel: Literal["email", "sms", "voice"]
+    property: Property
+    participants: list[Participant] = Field(min_length=1, max_length=MAX_MESSAGES)
+    messages: list[Message] = Field(max_length=MAX_MESSAGES)
+    turns: list[Turn] = Field(default_factory=list, max_length=MAX_TURNS)
+    escalations: list[Escalation] = Field(default_factory=list, max_length=MAX_MESSAGES)
+    settled_at: AwareDatetime
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @model_validator(mode="after")
+    def _references_resolve(self) -> Conversation:
+        _require_unique("participants", [p.id for p in self.participants])
+        _require_unique("messages", [m.id for m in self.messages])
+        _require_unique("turns", [t.id for t in self.turns])
+        _require_unique("escalations", [e.id for e in self.escalations])
+        roles = {p.id: p.role for p in self.participants}
+        messages = {m.id: m for m in self.messages}
+        previous: datetime | None = None
+        for index, message in enumerate(self.messages):
+            role = roles.get(message.author)
+            if role is None:
+                raise _error(f"messages.{index}.author", f"names no participant: {message.author!r}")
+            if message.direction == "inbound" and role in ("clara", "system"):
+                raise _error(f"messages.{index}.direction", f"a {role} participant cannot send inbound")
+            if previous is not None and message.at < previous:
+                raise _error(f"messages.{index}.at", "messages must be in chronological order")
+            previous = message.at
+        claimed: dict[str, int] = {}
+        for index, turn in enumerate(self.turns):
+            path = f"turns.{index}.message_id"
+            target = messages.get(turn.message_id)
+            if target is None:
+                raise _error(path, f"names no message: {turn.message_id!r}")
+            if target.direction != "outbound" or roles[target.author] != "clara":
+                raise _error(path, "a turn must name an outbound message authored by a clara participant")
+            if turn.message_id in claimed:
+                raise _error(path, f"message already graded by turns.{claimed[turn.message_id]}")
+            claimed[turn.message_id] = index
+        for index, escalation in enumerate(self.escalations):
+            if escalation.closed_at is not None and escalation.closed_at < escalation.opened_at:
+                raise _error(f"escalations.{index}.closed_at", "closed before it was opened")
+        return self
+
+    # --- lookups the grader and the Slack surface share -------------------------------------------
+
+    def participant(self, participant_id: str) -> Participant:
+        return next(p for p in self.participants if p.id == participant_id)
+
+    def message(self, message_id: str) -> Message:
+        return next(m for m in self.messages if m.id == message_id)
+
+    def message_index(self, message_id: str) -> int:
+        return next(i for i, m in enumerate(self.messages) if m.id == message_id)
+
+
+def _require_unique(field: str, ids: list[str]) -> None:
+    duplicates = [value for value, count in Counter(ids).items() if count > 1]
+    if duplicates:
+        position = ids.index(duplicates[0], ids.index(duplicates[0]) + 1)
+        raise _error(f"{field}.{position}.id", f"duplicate id {duplicates[0]!r}")
+
+
+def _error(path: str, message: str) -> PydanticCustomError:
+    return PydanticCustomError("contract", "{path}: {message}", {"path": path, "message": message})
+
+
+class ContractViolation(Exception):
+    """A document that breaks the contract; `errors` are (JSON path, message) pairs."""
+
+    def __init__(self, errors: list[tuple[str, str]]) -> None:
+        self.errors = errors
+        first_path, first_message = errors[0]
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        super().__init__(f"{first_path}: {first_message}{more}")
+
+    def as_json(self) -> list[dict[str, str]]:
+        return [{"path": path, "message": message} for path, message in self.errors]
+
+
+def _path_of(location: tuple[int | str, ...]) -> str:
+    parts = [str(part) for part in location if part not in ("claude_call", "tool_execution")]
+    return ".".join(parts) or "$"
+
+
+def _violations(error: ValidationError) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for detail in error.errors(include_url=False):
+        if detail["type"] == "contract":
+            found.append((str(detail["ctx"]["path"]), str(detail["ctx"]["message"])))
+        else:
+            found.append((_path_of(tuple(detail["loc"])), detail["msg"]))
+    return found
+
+
+def parse_conversation(document: bytes | str) -> Conversation:
+    """Parse and validate one JSON document, or raise ContractViolation naming the path."""
+    raw = document.encode() if isinstance(document, str) else document
+    if len(raw) > MAX_DOCUMENT_BYTES:
+        raise ContractViolation([("$", f"document is {len(raw)} bytes; the limit is 2 MiB")])
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise ContractViolation([("$", f"not valid JSON: {exc}")]) from None
+    return validate_conversation(data)
+
+
+def validate_conversation(data: object) -> Conversation:
+    """Validate already-decoded JSON against the contract."""
+    if not isinstance(data, dict):
+        raise ContractViolation([("$", "a conversation document must be a JSON object")])
+    for limit, field, noun in ((MAX_MESSAGES, "messages", "messages"), (MAX_TURNS, "turns", "turns")):
+        items = data.get(field)
+        if isinstance(items, list) and len(items) > limit:
+            raise ContractViolation([(field, f"{len(items)} {noun}; the limit is {limit:,}")])
+    try:
+        return Conversation.model_validate(data)
+    except ValidationError as exc:
+        raise ContractViolation(_violations(exc)) from None
+    except RecursionError:
+        raise ContractViolation([("$", "document is nested too deeply")]) from None
+
+
+def conversation_schema() -> dict[str, Any]:
+    """The JSON Schema of the contract (`smith schema`)."""
+    schema = Conversation.model_json_schema(by_alias=True)
+    schema["$id"] = SCHEMA_ID
+    return schema
+
+
+def canonical_json(conversation: Conversation) -> str:
+    """A stable serialisation: the same document always gives the same bytes (content hashing)."""
+    return json.dumps(
+        conversation.model_dump(mode="json", by_alias=True, exclude_none=False),
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
