@@ -1,0 +1,260 @@
+"""The tables (SPEC §4). Rows are written only through `gradecore.store`.
+
+MachineGrade and GradeVerdict are append-only: the store offers no update or delete for them, and a
+retraction is a new verdict row pointing at what it retracts.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, DateTime, Dialect, Index, TypeDecorator, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware on every backend: SQLite drops the offset, so store UTC and restore it on read."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetimes are not stored; give a timezone")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None or value.tzinfo is not None:
+            return value
+        return value.replace(tzinfo=UTC)
+
+
+def _when(*, nullable: bool = False) -> Any:
+    if nullable:
+        return Field(default=None, sa_column=Column(UTCDateTime(), nullable=True))
+    return Field(default_factory=utcnow, sa_column=Column(UTCDateTime(), nullable=False))
+
+
+def _json(*, nullable: bool = False) -> Any:
+    return Field(default=None, sa_column=Column(JSON, nullable=nullable))
+
+
+class User(SQLModel, table=True):
+    __tablename__ = "users"
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str = Field(max_length=320, unique=True)  # stored lower-cased: unique case-insensitively
+    name: str = Field(max_length=256)
+    role: str = Field(max_length=16)  # staff | engineer | admin
+    active: bool = True
+    created_at: datetime = _when()
+
+
+class SlackIdentity(SQLModel, table=True):
+    __tablename__ = "slack_identities"
+
+    slack_user_id: str = Field(primary_key=True, max_length=32)
+    team_id: str = Field(default="", max_length=32)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    linked_by: str = Field(max_length=16)  # email | admin
+    created_at: datetime = _when()
+
+
+class Property(SQLModel, table=True):
+    __tablename__ = "properties"
+
+    id: str = Field(primary_key=True, max_length=128)
+    name: str = Field(max_length=256)
+    timezone: str = Field(max_length=64)
+    locale: str = Field(default="en", max_length=35)
+    slack_channel_id: str | None = Field(default=None, max_length=32, index=True)
+    created_at: datetime = _when()
+    updated_at: datetime = _when()
+
+
+class ConversationRecord(SQLModel, table=True):
+    __tablename__ = "conversation_records"
+    __table_args__ = (Index("ix_conversation_records_property_settled", "property_id", "settled_at"),)
+
+    conversation_id: str = Field(primary_key=True, max_length=128)
+    property_id: str = Field(max_length=128)
+    content_hash: str = Field(max_length=64)
+    document: dict[str, Any] = _json()
+    received_at: datetime = _when()
+    settled_at: datetime = _when()
+
+
+class MachineGrade(SQLModel, table=True):
+    __tablename__ = "machine_grades"
+    __table_args__ = (
+        Index("ix_machine_grades_property_created", "property_id", "created_at"),
+        Index("ix_machine_grades_item", "item_type", "item_ref", "created_at"),
+    )
+
+    id: str = Field(primary_key=True, max_length=36)
+    item_type: str = Field(max_length=16)  # conversation | turn
+    item_ref: str = Field(max_length=260)  # conversation id, or "conversation id/turn id"
+    conversation_id: str = Field(max_length=128, index=True)
+    turn_id: str | None = Field(default=None, max_length=128)
+    property_id: str = Field(max_length=128)
+    source: str = Field(max_length=32)  # cerebrus.deterministic | cerebrus.judge
+    rubric_version: str = Field(max_length=64)
+    content_hash: str = Field(max_length=64)
+    level: str = Field(max_length=8)
+    headline: str = Field(max_length=128)
+    reason: str = Field(max_length=1024)
+    owner: str | None = Field(default=None, max_length=8)
+    dimensions: list[dict[str, Any]] = _json()
+    citations: list[dict[str, Any]] = _json()
+    usage: dict[str, Any] | None = _json(nullable=True)
+    created_at: datetime = _when()
+
+
+class GradeVerdict(SQLModel, table=True):
+    __tablename__ = "grade_verdicts"
+    __table_args__ = (
+        Index("ix_grade_verdicts_created", "created_at"),
+        Index("ix_grade_verdicts_item", "item_type", "item_ref", "grader_user_id"),
+        Index("ix_grade_verdicts_property_created", "property_id", "created_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    grader_user_id: int = Field(foreign_key="users.id", index=True)
+    item_type: str = Field(max_length=16)
+    item_ref: str = Field(max_length=260)
+    conversation_id: str = Field(max_length=128)
+    turn_id: str | None = Field(default=None, max_length=128)
+    property_id: str = Field(max_length=128)
+    signal: str = Field(max_length=16)  # up | down | correction | retraction
+    expected_level: str | None = Field(default=None, max_length=8)
+    note: str | None = Field(default=None, max_length=4000)
+    principles: list[str] = _json()
+    error_class: str | None = Field(default=None, max_length=8)  # clara | ours | grader
+    machine_grade_id: str = Field(foreign_key="machine_grades.id", max_length=36)
+    machine_grade_at_time: dict[str, Any] = _json()
+    origin: str = Field(max_length=16)  # slack_reaction | slack_reply | slack_modal | cli
+    retracts_id: int | None = Field(default=None, foreign_key="grade_verdicts.id")
+    act_key: str | None = Field(default=None, max_length=256, unique=True)
+    slack_channel: str | None = Field(default=None, max_length=32)
+    slack_ts: str | None = Field(default=None, max_length=32)
+    slack_event_id: str | None = Field(default=None, max_length=64)
+    created_at: datetime = _when()
+
+
+class Principle(SQLModel, table=True):
+    __tablename__ = "principles"
+
+    id: str = Field(primary_key=True, max_length=64)
+    statement: str = Field(max_length=1024)
+    status: str = Field(max_length=16)  # candidate | active | promoted | retired
+    superseded_by: str | None = Field(default=None, foreign_key="principles.id", max_length=64)
+    created_at: datetime = _when()
+
+
+class SlackPost(SQLModel, table=True):
+    __tablename__ = "slack_posts"
+    __table_args__ = (
+        Index("ix_slack_posts_due", "status", "next_attempt_at"),
+        Index("ix_slack_posts_channel_ts", "channel", "ts"),
+        Index("ix_slack_posts_conversation", "conversation_id", "kind"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=16)  # conversation | turn | tally | digest | notice
+    operation: str = Field(default="post", max_length=8)  # post | update
+    idempotency_key: str = Field(max_length=256, unique=True)
+    property_id: str | None = Field(default=None, max_length=128)
+    conversation_id: str | None = Field(default=None, max_length=128)
+    turn_id: str | None = Field(default=None, max_length=128)
+    machine_grade_id: str | None = Field(default=None, max_length=36)
+    channel: str | None = Field(default=None, max_length=32)
+    parent_post_id: int | None = Field(default=None, foreign_key="slack_posts.id")
+    thread_ts: str | None = Field(default=None, max_length=32)
+    payload: dict[str, Any] = _json()
+    status: str = Field(max_length=16)  # pending | posted | failed | unrouted
+    attempts: int = 0
+    last_error: str | None = Field(default=None, max_length=1024)
+    ambiguous: bool = False
+    ts: str | None = Field(default=None, max_length=32)
+    next_attempt_at: datetime = _when()
+    created_at: datetime = _when()
+    updated_at: datetime = _when()
+
+
+class SlackEvent(SQLModel, table=True):
+    """The inbox: every acked Slack event, recorded before the ack, processed after it."""
+
+    __tablename__ = "slack_events"
+    __table_args__ = (Index("ix_slack_events_unprocessed", "processed_at", "received_at"),)
+
+    event_id: str = Field(primary_key=True, max_length=128)
+    kind: str = Field(max_length=64)
+    payload: dict[str, Any] = _json()
+    received_at: datetime = _when()
+    processed_at: datetime | None = _when(nullable=True)
+    attempts: int = 0
+    outcome: str | None = Field(default=None, max_length=256)
+
+
+class PendingAct(SQLModel, table=True):
+    """A human act by a Slack user with no User yet; becomes a verdict once an admin links them."""
+
+    __tablename__ = "pending_acts"
+
+    id: int | None = Field(default=None, primary_key=True)
+    slack_user_id: str = Field(max_length=32, index=True)
+    act: dict[str, Any] = _json()
+    act_key: str = Field(max_length=256, unique=True)
+    machine_grade_id: str = Field(max_length=36)
+    created_at: datetime = _when()
+    resolved_at: datetime | None = _when(nullable=True)
+    verdict_id: int | None = Field(default=None, foreign_key="grade_verdicts.id")
+
+
+class Fixture(SQLModel, table=True):
+    __tablename__ = "fixtures"
+
+    id: int | None = Field(default=None, primary_key=True)
+    verdict_id: int = Field(foreign_key="grade_verdicts.id", unique=True)
+    kind: str = Field(max_length=16)  # grader | clara | ours
+    path: str | None = Field(default=None, max_length=1024)
+    content_hash: str | None = Field(default=None, max_length=64)
+    status: str = Field(default="written", max_length=16)  # written | refused
+    detail: str | None = Field(default=None, max_length=1024)
+    created_at: datetime = _when()
+
+
+class JobRun(SQLModel, table=True):
+    __tablename__ = "job_runs"
+    __table_args__ = (UniqueConstraint("job", "period", name="uq_job_runs_job_period"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    job: str = Field(max_length=64)
+    period: str = Field(max_length=64)
+    started_at: datetime = _when()
+    finished_at: datetime | None = _when(nullable=True)
+    outcome: str | None = Field(default=None, max_length=32)
+    counts: dict[str, Any] | None = _json(nullable=True)
+
+
+ALL_TABLES = [
+    User,
+    SlackIdentity,
+    Property,
+    ConversationRecord,
+    MachineGrade,
+    GradeVerdict,
+    Principle,
+    SlackPost,
+    SlackEvent,
+    PendingAct,
+    Fixture,
+    JobRun,
+]

@@ -1,0 +1,32 @@
+"""The principle fold: every reader that counts principles folds a tag through `superseded_by` first.
+
+A merge retires a principle and points it at its survivor; chains are followed to the end, so
+evidence filed under any retired name is counted on the principle that survives.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+_TAG = re.compile(r"[^a-z0-9]+")
+
+
+def normalise_tag(tag: str) -> str:
+    """`#Arrival Section` → `arrival-section`: the form principles are stored and matched in."""
+    return _TAG.sub("-", tag.strip().lstrip("#").lower()).strip("-")
+
+
+def fold_principle(tag: str, superseded_by: Mapping[str, str | None]) -> str:
+    """The surviving principle for `tag`, following the chain; a cycle stops at its first repeat."""
+    current = normalise_tag(tag)
+    seen = {current}
+    while (successor := superseded_by.get(current)) is not None and successor not in seen:
+        seen.add(successor)
+        current = successor
+    return current
+
+
+def fold_principles(tags: Iterable[str], superseded_by: Mapping[str, str | None]) -> list[str]:
+    """Fold each tag and drop duplicates, keeping first-seen order."""
+    return list(dict.fromkeys(fold_principle(tag, superseded_by) for tag in tags if normalise_tag(tag)))

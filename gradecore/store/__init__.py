@@ -1,0 +1,79 @@
+"""The store: the one way the rest of the code reads and writes the database.
+
+`Store.unit()` opens a unit of work (one transaction) whose repositories share a session; leaving the
+block commits, an exception rolls everything back. Append-only entities have no update or delete path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from gradecore.store.conversations import ConversationsRepo, PutOutcome, content_hash
+from gradecore.store.errors import (
+    AppendOnlyViolation,
+    DuplicateEmail,
+    StoreError,
+    UnknownItem,
+    UnknownProperty,
+    UnknownUser,
+)
+from gradecore.store.grades import GradesRepo, item_ref
+from gradecore.store.guard import install_append_only_guard
+from gradecore.store.people import ROLES, IdentitiesRepo, UsersRepo, normalise_email
+from gradecore.store.properties import PropertiesRepo
+from gradecore.store.verdicts import PrinciplesRepo, VerdictsRepo, current_acts
+
+__all__ = [
+    "ROLES",
+    "AppendOnlyViolation",
+    "DuplicateEmail",
+    "PutOutcome",
+    "Store",
+    "StoreError",
+    "Unit",
+    "UnknownItem",
+    "UnknownProperty",
+    "UnknownUser",
+    "content_hash",
+    "current_acts",
+    "item_ref",
+    "normalise_email",
+]
+
+
+class Unit:
+    """One transaction's worth of repositories."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.users = UsersRepo(session)
+        self.identities = IdentitiesRepo(session)
+        self.properties = PropertiesRepo(session)
+        self.conversations = ConversationsRepo(session)
+        self.grades = GradesRepo(session)
+        self.verdicts = VerdictsRepo(session)
+        self.principles = PrinciplesRepo(session)
+
+
+class Store:
+    def __init__(self, engine: Engine) -> None:
+        install_append_only_guard()
+        self.engine = engine
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    @contextmanager
+    def unit(self) -> Iterator[Unit]:
+        with Session(self.engine, expire_on_commit=False) as session:
+            try:
+                yield Unit(session)
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise

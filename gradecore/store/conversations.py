@@ -1,0 +1,72 @@
+"""ConversationRecords: the last accepted document per conversation (needed to rebuild a fixture)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import datetime
+from enum import StrEnum
+
+from sqlmodel import Session, col, select
+
+from gradecore.contract import Conversation, canonical_json, validate_conversation
+from gradecore.entities import ConversationRecord, utcnow
+
+
+class PutOutcome(StrEnum):
+    NEW = "new"
+    UNCHANGED = "unchanged"
+    REPLACED = "replaced"
+
+
+def content_hash(conversation: Conversation) -> str:
+    return hashlib.sha256(canonical_json(conversation).encode()).hexdigest()
+
+
+class ConversationsRepo:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def get(self, conversation_id: str) -> ConversationRecord | None:
+        return self._session.get(ConversationRecord, conversation_id)
+
+    def document(self, conversation_id: str) -> Conversation | None:
+        record = self.get(conversation_id)
+        return None if record is None else validate_conversation(record.document)
+
+    def put(self, conversation: Conversation) -> tuple[PutOutcome, ConversationRecord]:
+        """Store the document; an identical re-send is a no-op, a changed one replaces the record."""
+        digest = content_hash(conversation)
+        record = self._session.get(ConversationRecord, conversation.conversation_id, with_for_update=True)
+        if record is not None and record.content_hash == digest:
+            return PutOutcome.UNCHANGED, record
+        document = conversation.model_dump(mode="json", by_alias=True)
+        outcome = PutOutcome.NEW if record is None else PutOutcome.REPLACED
+        if record is None:
+            record = ConversationRecord(
+                conversation_id=conversation.conversation_id,
+                property_id=conversation.property.id,
+                content_hash=digest,
+                document=document,
+                settled_at=conversation.settled_at,
+            )
+        else:
+            record.property_id, record.content_hash, record.document = (
+                conversation.property.id,
+                digest,
+                document,
+            )
+            record.received_at, record.settled_at = utcnow(), conversation.settled_at
+        self._session.add(record)
+        self._session.flush()
+        return outcome, record
+
+    def settled_between(
+        self, property_id: str, start: datetime, end: datetime
+    ) -> Sequence[ConversationRecord]:
+        query = (
+            select(ConversationRecord)
+            .where(ConversationRecord.property_id == property_id)
+            .where(col(ConversationRecord.settled_at) >= start, col(ConversationRecord.settled_at) < end)
+        )
+        return self._session.exec(query).all()

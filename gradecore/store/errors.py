@@ -1,0 +1,31 @@
+"""The store's exception tree, in one place. Each message is one line a user can act on."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base of every error the store raises on purpose."""
+
+
+class DuplicateEmail(StoreError):
+    def __init__(self, email: str) -> None:
+        super().__init__(f"a user with email {email} already exists")
+
+
+class UnknownUser(StoreError):
+    def __init__(self, who: str) -> None:
+        super().__init__(f"no user {who}")
+
+
+class UnknownProperty(StoreError):
+    def __init__(self, property_id: str) -> None:
+        super().__init__(f"unknown property {property_id!r}")
+
+
+class UnknownItem(StoreError):
+    def __init__(self, what: str) -> None:
+        super().__init__(f"nothing graded as {what}")
+
+
+class AppendOnlyViolation(StoreError):
+    """Raised at flush time if anything tries to change or delete an append-only row."""

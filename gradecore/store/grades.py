@@ -1,0 +1,64 @@
+"""MachineGrades: one immutable row per machine judgement of one item. Add and read; nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlmodel import Session, col, select
+
+from gradecore.entities import MachineGrade
+
+
+def item_ref(conversation_id: str, turn_id: str | None = None) -> str:
+    """How an item is named: the conversation id, or "conversation id/turn id" for a turn."""
+    return conversation_id if turn_id is None else f"{conversation_id}/{turn_id}"
+
+
+class GradesRepo:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def add(self, grade: MachineGrade) -> MachineGrade:
+        self._session.add(grade)
+        self._session.flush()
+        return grade
+
+    def get(self, grade_id: str) -> MachineGrade | None:
+        return self._session.get(MachineGrade, grade_id)
+
+    def latest(self, item_type: str, ref: str, *, source: str | None = None) -> MachineGrade | None:
+        query = select(MachineGrade).where(MachineGrade.item_type == item_type, MachineGrade.item_ref == ref)
+        if source is not None:
+            query = query.where(MachineGrade.source == source)
+        query = query.order_by(col(MachineGrade.created_at).desc(), col(MachineGrade.id).desc())
+        return self._session.exec(query.limit(1)).first()
+
+    def history(self, item_type: str, ref: str) -> Sequence[MachineGrade]:
+        query = (
+            select(MachineGrade)
+            .where(MachineGrade.item_type == item_type, MachineGrade.item_ref == ref)
+            .order_by(col(MachineGrade.created_at))
+        )
+        return self._session.exec(query).all()
+
+    def for_conversation(self, conversation_id: str) -> Sequence[MachineGrade]:
+        query = (
+            select(MachineGrade)
+            .where(MachineGrade.conversation_id == conversation_id)
+            .order_by(col(MachineGrade.created_at))
+        )
+        return self._session.exec(query).all()
+
+    def created_between(
+        self, property_id: str, start: datetime, end: datetime, *, item_type: str | None = None
+    ) -> Sequence[MachineGrade]:
+        """Grades by property and time window: an index range, never a scan of the archive."""
+        query = select(MachineGrade).where(
+            MachineGrade.property_id == property_id,
+            col(MachineGrade.created_at) >= start,
+            col(MachineGrade.created_at) < end,
+        )
+        if item_type is not None:
+            query = query.where(MachineGrade.item_type == item_type)
+        return self._session.exec(query).all()

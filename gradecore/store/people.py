@@ -1,0 +1,86 @@
+"""Staff Users and the Slack identities mapped to them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from gradecore.entities import SlackIdentity, User
+from gradecore.store.errors import DuplicateEmail, UnknownUser
+
+Role = Literal["staff", "engineer", "admin"]
+ROLES: tuple[Role, ...] = ("staff", "engineer", "admin")
+
+
+def normalise_email(email: str) -> str:
+    return email.strip().lower()
+
+
+class UsersRepo:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def add(self, email: str, name: str, role: Role = "staff", *, active: bool = True) -> User:
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+        key = normalise_email(email)
+        if self.by_email(key) is not None:
+            raise DuplicateEmail(key)
+        user = User(email=key, name=name.strip(), role=role, active=active)
+        self._session.add(user)
+        try:
+            self._session.flush()
+        except IntegrityError:  # a concurrent writer won the race
+            raise DuplicateEmail(key) from None
+        return user
+
+    def by_email(self, email: str) -> User | None:
+        return self._session.exec(select(User).where(User.email == normalise_email(email))).first()
+
+    def get(self, user_id: int) -> User | None:
+        return self._session.get(User, user_id)
+
+    def require_by_email(self, email: str) -> User:
+        user = self.by_email(email)
+        if user is None:
+            raise UnknownUser(f"with email {normalise_email(email)}")
+        return user
+
+    def list(self) -> Sequence[User]:
+        return self._session.exec(select(User).order_by(col(User.email))).all()
+
+    def set_active(self, email: str, active: bool) -> User:
+        user = self.require_by_email(email)
+        user.active = active
+        self._session.add(user)
+        return user
+
+
+class IdentitiesRepo:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def user_for(self, slack_user_id: str) -> User | None:
+        identity = self._session.get(SlackIdentity, slack_user_id)
+        return None if identity is None else self._session.get(User, identity.user_id)
+
+    def link(
+        self, slack_user_id: str, user: User, *, linked_by: Literal["email", "admin"], team_id: str = ""
+    ) -> None:
+        """Map a Slack user to a User; re-linking replaces the mapping (an admin's word is final)."""
+        assert user.id is not None
+        identity = self._session.get(SlackIdentity, slack_user_id)
+        if identity is None:
+            identity = SlackIdentity(
+                slack_user_id=slack_user_id, team_id=team_id, user_id=user.id, linked_by=linked_by
+            )
+        else:
+            identity.user_id, identity.linked_by = user.id, linked_by
+        self._session.add(identity)
+        self._session.flush()
+
+    def for_user(self, user_id: int) -> Sequence[SlackIdentity]:
+        return self._session.exec(select(SlackIdentity).where(SlackIdentity.user_id == user_id)).all()

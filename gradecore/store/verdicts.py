@@ -1,0 +1,122 @@
+"""GradeVerdicts (human acts, append-only) and the principles they are tagged with."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from sqlmodel import Session, col, select
+
+from gradecore.entities import GradeVerdict, Principle, utcnow
+from gradecore.principles import fold_principles, normalise_tag
+
+
+def current_acts(verdicts: Iterable[GradeVerdict]) -> list[GradeVerdict]:
+    """Each grader's latest non-retracted act per item (SPEC §4: what readers count)."""
+    retracted = {v.retracts_id for v in verdicts if v.signal == "retraction"}
+    latest: dict[tuple[int, str, str], GradeVerdict] = {}
+    for verdict in sorted(verdicts, key=lambda v: (v.created_at, v.id or 0)):
+        if verdict.signal == "retraction" or verdict.id in retracted:
+            continue
+        latest[(verdict.grader_user_id, verdict.item_type, verdict.item_ref)] = verdict
+    return sorted(latest.values(), key=lambda v: (v.created_at, v.id or 0))
+
+
+class VerdictsRepo:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def add(self, verdict: GradeVerdict) -> tuple[GradeVerdict, bool]:
+        """Append a human act; an act already recorded under the same `act_key` is returned as is."""
+        if verdict.act_key is not None:
+            existing = self.by_act_key(verdict.act_key)
+            if existing is not None:
+                return existing, False
+        self._session.add(verdict)
+        self._session.flush()
+        return verdict, True
+
+    def retract(
+        self, target: GradeVerdict, *, act_key: str | None = None, **slack: str | None
+    ) -> GradeVerdict:
+        """A retraction is a new row pointing at what it retracts; the original is never touched."""
+        retraction = GradeVerdict(
+            grader_user_id=target.grader_user_id,
+            item_type=target.item_type,
+            item_ref=target.item_ref,
+            conversation_id=target.conversation_id,
+            turn_id=target.turn_id,
+            property_id=target.property_id,
+            signal="retraction",
+            principles=[],
+            machine_grade_id=target.machine_grade_id,
+            machine_grade_at_time=target.machine_grade_at_time,
+            origin=target.origin,
+            retracts_id=target.id,
+            act_key=act_key,
+            slack_channel=slack.get("slack_channel"),
+            slack_ts=slack.get("slack_ts"),
+            slack_event_id=slack.get("slack_event_id"),
+        )
+        return self.add(retraction)[0]
+
+    def get(self, verdict_id: int) -> GradeVerdict | None:
+        return self._session.get(GradeVerdict, verdict_id)
+
+    def by_act_key(self, act_key: str) -> GradeVerdict | None:
+        return self._session.exec(select(GradeVerdict).where(GradeVerdict.act_key == act_key)).first()
+
+    def for_item(self, item_type: str, ref: str) -> Sequence[GradeVerdict]:
+        query = select(GradeVerdict).where(GradeVerdict.item_type == item_type, GradeVerdict.item_ref == ref)
+        return self._session.exec(query.order_by(col(GradeVerdict.created_at), col(GradeVerdict.id))).all()
+
+    def since(self, start: datetime, end: datetime | None = None) -> Sequence[GradeVerdict]:
+        """Verdicts in a bounded window (an index range on created_at)."""
+        query = select(GradeVerdict).where(col(GradeVerdict.created_at) >= start)
+        query = query.where(col(GradeVerdict.created_at) < (end or utcnow()))
+        return self._session.exec(query.order_by(col(GradeVerdict.created_at), col(GradeVerdict.id))).all()
+
+    def after_id(self, verdict_id: int, limit: int = 500) -> Sequence[GradeVerdict]:
+        query = select(GradeVerdict).where(col(GradeVerdict.id) > verdict_id).order_by(col(GradeVerdict.id))
+        return self._session.exec(query.limit(limit)).all()
+
+
+class PrinciplesRepo:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def get(self, principle_id: str) -> Principle | None:
+        return self._session.get(Principle, normalise_tag(principle_id))
+
+    def add(self, principle_id: str, statement: str, *, status: str = "candidate") -> Principle:
+        principle = Principle(id=normalise_tag(principle_id), statement=statement, status=status)
+        self._session.add(principle)
+        self._session.flush()
+        return principle
+
+    def ensure_candidates(self, tags: Iterable[str]) -> list[str]:
+        """Unknown tags are minted as candidates (a human named them; an engineer reviews them)."""
+        ids = [normalise_tag(tag) for tag in tags if normalise_tag(tag)]
+        for tag in dict.fromkeys(ids):
+            if self.get(tag) is None:
+                self.add(tag, statement=tag.replace("-", " "))
+        return list(dict.fromkeys(ids))
+
+    def merge(self, retired_id: str, survivor_id: str) -> None:
+        """Retire `retired_id` in favour of `survivor_id` (merges only: superseded_by implies retired)."""
+        retired, survivor = self.get(retired_id), self.get(survivor_id)
+        if retired is None or survivor is None:
+            raise ValueError(f"both principles must exist to merge {retired_id!r} into {survivor_id!r}")
+        retired.status, retired.superseded_by = "retired", survivor.id
+        self._session.add(retired)
+        self._session.flush()
+
+    def vocabulary(self) -> Sequence[Principle]:
+        """Principles a grader may pick (not retired)."""
+        query = select(Principle).where(Principle.status != "retired").order_by(col(Principle.id))
+        return self._session.exec(query).all()
+
+    def fold(self, tags: Iterable[str]) -> list[str]:
+        """Every reader that counts principles goes through here (one fold, SPEC §4)."""
+        chain = {p.id: p.superseded_by for p in self._session.exec(select(Principle)).all()}
+        return fold_principles(tags, chain)

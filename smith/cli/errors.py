@@ -1,0 +1,60 @@
+"""Turns the exceptions a user can cause into one line on stderr and an exit code."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from pydantic import ValidationError
+
+from gradecore.contract import ContractViolation
+from gradecore.db import DatabaseError
+from gradecore.store import StoreError
+from smith.documents import UnreadableInput
+
+
+class UserError(Exception):
+    """A mistake in how smith was called; its message is the whole explanation."""
+
+
+USER_ERRORS: tuple[type[BaseException], ...] = (
+    UserError,
+    ContractViolation,
+    DatabaseError,
+    StoreError,
+    UnreadableInput,
+    ValueError,
+)
+
+
+def register_user_error(kind: type[BaseException]) -> None:
+    """Later layers (rules, relay) add their own user-facing errors here."""
+    global USER_ERRORS
+    if kind not in USER_ERRORS:
+        USER_ERRORS = (*USER_ERRORS, kind)
+
+
+def one_line(exc: BaseException) -> str:
+    if isinstance(exc, ValidationError):  # settings from the environment
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"invalid setting {where}: {first['msg']}"
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]
+
+
+def run_guarded(app: typer.Typer) -> int:
+    try:
+        app()  # standalone: typer reports usage mistakes itself and exits
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 1
+    except KeyboardInterrupt:
+        print("smith: interrupted", file=sys.stderr)
+        return 130
+    except ValidationError as exc:
+        print(f"smith: {one_line(exc)}", file=sys.stderr)
+        return 2
+    except USER_ERRORS as exc:
+        print(f"smith: {one_line(exc)}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,86 @@
+"""`smith users add|import|list` (and `link`, once listening exists)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from gradecore.store import ROLES, DuplicateEmail
+from smith.cli.context import open_store
+from smith.cli.errors import UserError
+
+app = typer.Typer(help="Staff users who may grade.", no_args_is_help=True)
+
+
+@app.command("add")
+def add(
+    email: str,
+    name: Annotated[str, typer.Option(help="Full name")],
+    role: Annotated[str, typer.Option(help="staff | engineer | admin")] = "staff",
+) -> None:
+    """Add one staff user."""
+    with open_store().unit() as unit:
+        user = unit.users.add(email, name, _role(role))
+    typer.echo(f"added {user.email} ({user.role})")
+
+
+@app.command("import")
+def import_csv(path: Path) -> None:
+    """Import users from a CSV with columns email,name,role (a header row is optional)."""
+    rows = _read_rows(path)
+    with open_store().unit() as unit:
+        added = 0
+        for number, (email, name, role) in rows:
+            try:
+                unit.users.add(email, name, _role(role, where=f"{path.name} line {number}"))
+            except DuplicateEmail as exc:
+                raise UserError(f"{path.name} line {number}: {exc}") from None
+            added += 1
+    typer.echo(f"imported {added} users")
+
+
+@app.command("list")
+def list_users() -> None:
+    """List users."""
+    with open_store().unit() as unit:
+        users = unit.users.list()
+        table = Table("email", "name", "role", "active", "slack")
+        for user in users:
+            assert user.id is not None
+            slack = ", ".join(i.slack_user_id for i in unit.identities.for_user(user.id))
+            table.add_row(user.email, user.name, user.role, "yes" if user.active else "no", slack or "—")
+    Console().print(table)
+
+
+def _role(role: str, *, where: str = "") -> str:
+    if role not in ROLES:
+        prefix = f"{where}: " if where else ""
+        raise UserError(f"{prefix}role must be one of {', '.join(ROLES)}, not {role!r}")
+    return role
+
+
+def _read_rows(path: Path) -> list[tuple[int, tuple[str, str, str]]]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UserError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read {path}: {exc}") from None
+    rows: list[tuple[int, tuple[str, str, str]]] = []
+    for number, row in enumerate(csv.reader(text.splitlines()), start=1):
+        cells = [cell.strip() for cell in row]
+        if not any(cells):
+            continue
+        if number == 1 and [c.lower() for c in cells[:3]] == ["email", "name", "role"]:
+            continue
+        if len(cells) != 3 or "@" not in cells[0] or not cells[1]:
+            raise UserError(f"{path.name} line {number}: expected email,name,role")
+        rows.append((number, (cells[0], cells[1], cells[2])))
+    if not rows:
+        raise UserError(f"{path.name} has no users")
+    return rows

@@ -1,0 +1,75 @@
+"""Reading conversation documents from a file or stdin: one JSON document, a JSON array, or JSONL."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from gradecore.contract import ContractViolation, Conversation, parse_conversation, validate_conversation
+
+
+class UnreadableInput(Exception):
+    """The input could not be read at all (missing file, not JSON)."""
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """One document from the input: a conversation, or the violation that rejected it."""
+
+    where: str  # "FILE" or "FILE line 3", for the error line
+    conversation: Conversation | None
+    violation: ContractViolation | None
+
+
+def read_source(source: str) -> tuple[str, bytes]:
+    if source == "-":
+        return "stdin", sys.stdin.buffer.read()
+    path = Path(source)
+    try:
+        return path.name, path.read_bytes()
+    except FileNotFoundError:
+        raise UnreadableInput(f"no such file: {source}") from None
+    except IsADirectoryError:
+        raise UnreadableInput(f"{source} is a directory, not a JSON or JSONL file") from None
+    except OSError as exc:
+        raise UnreadableInput(f"cannot read {source}: {exc.strerror}") from None
+
+
+def parse_documents(name: str, raw: bytes) -> Iterator[ParsedDocument]:
+    """Split the input into documents and validate each against the contract."""
+    stripped = raw.strip()
+    if not stripped:
+        raise UnreadableInput(f"{name} is empty")
+    if stripped.startswith(b"["):
+        try:
+            items = json.loads(stripped)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise UnreadableInput(f"{name} is not valid JSON: {exc}") from None
+        for index, item in enumerate(items):
+            yield _validated(f"{name} item {index}", item)
+        return
+    lines = [line for line in stripped.splitlines() if line.strip()]
+    if len(lines) == 1 or not all(line.lstrip().startswith(b"{") for line in lines):
+        # A single (possibly pretty-printed) JSON document.
+        yield _parsed(name, stripped)
+        return
+    for number, line in enumerate(stripped.splitlines(), start=1):
+        if line.strip():
+            yield _parsed(f"{name} line {number}", line)
+
+
+def _parsed(where: str, raw: bytes) -> ParsedDocument:
+    try:
+        return ParsedDocument(where, parse_conversation(raw), None)
+    except ContractViolation as violation:
+        return ParsedDocument(where, None, violation)
+
+
+def _validated(where: str, data: object) -> ParsedDocument:
+    try:
+        return ParsedDocument(where, validate_conversation(data), None)
+    except ContractViolation as violation:
+        return ParsedDocument(where, None, violation)

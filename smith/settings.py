@@ -1,0 +1,86 @@
+"""Every setting, read once from the environment (and `.env`) by `app.py` or the CLI, then passed down.
+
+Nothing below this module reads `os.environ`. Secrets are `SecretStr`, so they never print in a repr
+or a log line.
+"""
+
+from __future__ import annotations
+
+from datetime import time
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PostMode = Literal["live", "dry_run", "off"]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    # Storage
+    database_url: str = Field(default="sqlite:///./smith.db", validation_alias="SMITH_DATABASE_URL")
+
+    # Slack
+    slack_bot_token: SecretStr | None = Field(default=None, validation_alias="SLACK_BOT_TOKEN")
+    slack_signing_secret: SecretStr | None = Field(default=None, validation_alias="SLACK_SIGNING_SECRET")
+    slack_app_token: SecretStr | None = Field(default=None, validation_alias="SLACK_APP_TOKEN")
+    slack_api_base_url: str | None = Field(default=None, validation_alias="SLACK_API_BASE_URL")
+    post_mode_setting: PostMode | None = Field(default=None, validation_alias="SMITH_POST_MODE")
+    ops_channel: str | None = Field(default=None, validation_alias="SMITH_OPS_CHANNEL")
+    triage_channel: str | None = Field(default=None, validation_alias="SMITH_TRIAGE_CHANNEL")
+    conversation_url_template: str | None = Field(
+        default=None, validation_alias="SMITH_CONVERSATION_URL_TEMPLATE"
+    )
+    dry_run_dir: Path | None = Field(default=None, validation_alias="SMITH_DRY_RUN_DIR")
+
+    # Delivery (the outbox relay)
+    channel_interval_seconds: float = Field(default=1.0, gt=0, validation_alias="SMITH_CHANNEL_INTERVAL")
+    global_rate_per_second: float = Field(default=20.0, gt=0, validation_alias="SMITH_GLOBAL_RATE")
+    relay_max_attempts: int = Field(default=8, ge=1, validation_alias="SMITH_RELAY_MAX_ATTEMPTS")
+
+    # HTTP server
+    host: str = Field(default="127.0.0.1", validation_alias="SMITH_HOST")
+    port: int = Field(default=3000, ge=0, le=65535, validation_alias="SMITH_PORT")
+    ingest_token: SecretStr | None = Field(default=None, validation_alias="SMITH_INGEST_TOKEN")
+
+    # Grading
+    rules_file: Path | None = Field(default=None, validation_alias="SMITH_RULES_FILE")
+    anthropic_api_key: SecretStr | None = Field(default=None, validation_alias="ANTHROPIC_API_KEY")
+    anthropic_base_url: str | None = Field(default=None, validation_alias="ANTHROPIC_BASE_URL")
+    judge_model: str = Field(default="claude-sonnet-4-5", validation_alias="SMITH_JUDGE_MODEL")
+    judge_timeout_seconds: float = Field(default=30.0, gt=0, validation_alias="SMITH_JUDGE_TIMEOUT")
+    judge_concurrency: int = Field(default=4, ge=1, validation_alias="SMITH_JUDGE_CONCURRENCY")
+
+    # Scheduled work
+    tally_time: time = Field(default=time(9, 0), validation_alias="SMITH_TALLY_TIME")
+    sweep_time: time = Field(default=time(2, 0), validation_alias="SMITH_SWEEP_TIME")
+    fixtures_dir: Path = Field(default=Path("./fixtures_out"), validation_alias="SMITH_FIXTURES_DIR")
+
+    log_level: str = Field(default="INFO", validation_alias=AliasChoices("SMITH_LOG_LEVEL", "LOG_LEVEL"))
+
+    @field_validator(
+        "slack_bot_token", "slack_signing_secret", "slack_app_token", "ingest_token", mode="before"
+    )
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator(
+        "anthropic_api_key", "rules_file", "slack_api_base_url", "anthropic_base_url", mode="before"
+    )
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def post_mode(self) -> PostMode:
+        """`live` with a bot token, `dry_run` without one, unless SMITH_POST_MODE says otherwise."""
+        if self.post_mode_setting is not None:
+            return self.post_mode_setting
+        return "live" if self.slack_bot_token is not None else "dry_run"
+
+    @property
+    def judge_enabled(self) -> bool:
+        return self.anthropic_api_key is not None
