@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from gradecore.store import ROLES, DuplicateEmail
+from gradecore.store.people import Role
 from smith.cli.context import open_store
 from smith.cli.errors import UserError
 
@@ -57,11 +58,12 @@ def list_users() -> None:
     Console().print(table)
 
 
-def _role(role: str, *, where: str = "") -> str:
-    if role not in ROLES:
-        prefix = f"{where}: " if where else ""
-        raise UserError(f"{prefix}role must be one of {', '.join(ROLES)}, not {role!r}")
-    return role
+def _role(role: str, *, where: str = "") -> Role:
+    for known in ROLES:
+        if role.strip().lower() == known:
+            return known
+    prefix = f"{where}: " if where else ""
+    raise UserError(f"{prefix}role must be one of {', '.join(ROLES)}, not {role!r}")
 
 
 def _read_rows(path: Path) -> list[tuple[int, tuple[str, str, str]]]:

@@ -1,5 +1,5 @@
-from gradecore.store import PutOutcome, Store
 from gradecore.contract import parse_conversation
+from gradecore.store import PutOutcome, Store
 from tests.conftest import load_demo
 
 
