@@ -61,17 +61,24 @@ class Settings(BaseSettings):
     log_level: str = Field(default="INFO", validation_alias=AliasChoices("SMITH_LOG_LEVEL", "LOG_LEVEL"))
 
     @field_validator(
-        "slack_bot_token", "slack_signing_secret", "slack_app_token", "ingest_token", mode="before"
+        "slack_bot_token",
+        "slack_signing_secret",
+        "slack_app_token",
+        "ingest_token",
+        "anthropic_api_key",
+        "rules_file",
+        "slack_api_base_url",
+        "anthropic_base_url",
+        "post_mode_setting",
+        "dry_run_dir",
+        "ops_channel",
+        "triage_channel",
+        "conversation_url_template",
+        mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
-
-    @field_validator(
-        "anthropic_api_key", "rules_file", "slack_api_base_url", "anthropic_base_url", mode="before"
-    )
-    @classmethod
-    def _blank_is_none(cls, value: object) -> object:
+        """`KEY=` in .env (as .env.example ships) means "not set", not an empty value."""
         return None if isinstance(value, str) and not value.strip() else value
 
     @property
