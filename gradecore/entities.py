@@ -181,7 +181,12 @@ class SlackPost(SQLModel, table=True):
     status: str = Field(max_length=16)  # pending | posted | failed | unrouted
     attempts: int = 0
     last_error: str | None = Field(default=None, max_length=1024)
+    # Set when a send may have reached Slack without an answer: look the post up before resending.
     ambiguous: bool = False
+    lookups_failed: int = 0
+    # A relay claims a post by leasing it; an expired lease means its relay died mid-send.
+    lease_owner: str | None = Field(default=None, max_length=64)
+    lease_until: datetime | None = _when(nullable=True)
     ts: str | None = Field(default=None, max_length=32)
     next_attempt_at: datetime = _when()
     created_at: datetime = _when()

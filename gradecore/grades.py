@@ -18,6 +18,8 @@ class Headline(BaseModel):
     level: Level
     reason: Reason
     check: str | None = None
+    # The turn whose dimension set the headline; None when a conversation-scoped one did.
+    turn_id: str | None = None
 
     @property
     def text(self) -> str:
@@ -124,8 +126,13 @@ class ConversationGrade(BaseModel):
 
     def worst_owner(self) -> Owner | None:
         """The owner of the dimension that set the headline (§6: a 👍's error class)."""
-        failing = [d for d in self.all_dimensions() if d.colouring_level is self.level and d.failed]
-        return failing[0].owner if failing and self.level is not Level.PASS else None
+        if self.level is Level.PASS or self.headline.check is None:
+            return None
+        if self.headline.turn_id is None:
+            candidates = self.dimensions
+        else:
+            candidates = next((t.dimensions for t in self.turns if t.turn_id == self.headline.turn_id), ())
+        return next((d.owner for d in candidates if d.check == self.headline.check), None)
 
 
 def verdict_of(dimensions: tuple[DimensionResult, ...]) -> Level:

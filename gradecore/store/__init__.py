@@ -23,6 +23,7 @@ from gradecore.store.errors import (
 )
 from gradecore.store.grades import GradesRepo, item_ref
 from gradecore.store.guard import install_append_only_guard
+from gradecore.store.outbox import OutboxRepo
 from gradecore.store.people import ROLES, IdentitiesRepo, UsersRepo, normalise_email
 from gradecore.store.properties import PropertiesRepo
 from gradecore.store.verdicts import PrinciplesRepo, VerdictsRepo, current_acts
@@ -57,6 +58,7 @@ class Unit:
         self.grades = GradesRepo(session)
         self.verdicts = VerdictsRepo(session)
         self.principles = PrinciplesRepo(session)
+        self.outbox = OutboxRepo(session)
 
 
 class Store:

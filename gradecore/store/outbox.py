@@ -1,0 +1,157 @@
+"""The outbox: SlackPost rows written with the grades, and the relay's claim/settle operations.
+
+A relay claims a post by leasing it with a compare-and-set update, so two relays (replicas) never
+hold the same post; on PostgreSQL the candidate scan also skips rows another relay has locked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from sqlalchemy import and_, or_, update
+from sqlalchemy.orm import aliased
+from sqlmodel import Session, col, select
+
+from gradecore.entities import SlackPost, utcnow
+
+PENDING, POSTED, FAILED, UNROUTED = "pending", "posted", "failed", "unrouted"
+STATUSES = (PENDING, POSTED, FAILED, UNROUTED)
+
+
+class OutboxRepo:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    # --- writing the queue -----------------------------------------------------------------------
+
+    def add(self, post: SlackPost) -> tuple[SlackPost, bool]:
+        """Queue a post; a post with the same idempotency key is never queued twice."""
+        existing = self.by_key(post.idempotency_key)
+        if existing is not None:
+            return existing, False
+        self._session.add(post)
+        self._session.flush()
+        return post, True
+
+    def by_key(self, idempotency_key: str) -> SlackPost | None:
+        return self._session.exec(
+            select(SlackPost).where(SlackPost.idempotency_key == idempotency_key)
+        ).first()
+
+    def get(self, post_id: int) -> SlackPost | None:
+        return self._session.get(SlackPost, post_id)
+
+    def for_conversation(self, conversation_id: str) -> Sequence[SlackPost]:
+        query = (
+            select(SlackPost).where(SlackPost.conversation_id == conversation_id).order_by(col(SlackPost.id))
+        )
+        return self._session.exec(query).all()
+
+    def by_channel_ts(self, channel: str, ts: str) -> SlackPost | None:
+        """The post Slack knows as (channel, ts): how a reaction or reply finds what it is about."""
+        query = select(SlackPost).where(SlackPost.channel == channel, SlackPost.ts == ts)
+        return self._session.exec(query.where(SlackPost.operation == "post")).first()
+
+    def list(self, status: str | None = None, limit: int = 200) -> Sequence[SlackPost]:
+        query = select(SlackPost)
+        if status is not None:
+            query = query.where(SlackPost.status == status)
+        return self._session.exec(query.order_by(col(SlackPost.id).desc()).limit(limit)).all()
+
+    def counts(self) -> dict[str, int]:
+        rows = self._session.exec(select(SlackPost.status, col(SlackPost.id))).all()
+        counts = dict.fromkeys(STATUSES, 0)
+        for status, _id in rows:
+            counts[status] = counts.get(status, 0) + 1
+        return counts
+
+    def route_parked(self, property_id: str, channel: str) -> int:
+        """Give unrouted posts of a property their channel, so the relay delivers them."""
+        statement = (
+            update(SlackPost)
+            .where(col(SlackPost.property_id) == property_id, col(SlackPost.status) == UNROUTED)
+            .values(channel=channel, status=PENDING, next_attempt_at=utcnow(), updated_at=utcnow())
+        )
+        return int(self._session.exec(statement).rowcount)
+
+    def retry_failed(self) -> int:
+        statement = (
+            update(SlackPost)
+            .where(col(SlackPost.status) == FAILED)
+            .values(
+                status=PENDING, attempts=0, last_error=None, next_attempt_at=utcnow(), updated_at=utcnow()
+            )
+        )
+        return int(self._session.exec(statement).rowcount)
+
+    # --- the relay's side ------------------------------------------------------------------------
+
+    def claim_due(self, owner: str, *, now: datetime, lease: timedelta, limit: int = 50) -> Sequence[SlackPost]:
+        """Lease up to `limit` posts that are due and whose parent (if any) already has its ts."""
+        parent = aliased(SlackPost)
+        candidates = (
+            select(col(SlackPost.id))
+            .outerjoin(parent, col(SlackPost.parent_post_id) == col(parent.id))
+            .where(
+                col(SlackPost.status) == PENDING,
+                col(SlackPost.next_attempt_at) <= now,
+                or_(col(SlackPost.lease_until).is_(None), col(SlackPost.lease_until) < now),
+                or_(col(SlackPost.parent_post_id).is_(None), col(parent.ts).is_not(None)),
+            )
+            .order_by(col(SlackPost.id))
+            .limit(limit)
+        )
+        if self._session.get_bind().dialect.name == "postgresql":
+            candidates = candidates.with_for_update(skip_locked=True, of=SlackPost)
+        claimed: list[SlackPost] = []
+        for post_id in self._session.exec(candidates).all():
+            statement = (
+                update(SlackPost)
+                .where(
+                    and_(
+                        col(SlackPost.id) == post_id,
+                        col(SlackPost.status) == PENDING,
+                        or_(col(SlackPost.lease_until).is_(None), col(SlackPost.lease_until) < now),
+                    )
+                )
+                .values(lease_owner=owner, lease_until=now + lease)
+            )
+            if self._session.exec(statement).rowcount == 1:
+                post = self._session.get(SlackPost, post_id, populate_existing=True)
+                assert post is not None
+                claimed.append(post)
+        return claimed
+
+    def target_ts(self, post: SlackPost) -> str | None:
+        """The parent's ts: the thread for a reply, the message itself for an edit."""
+        if post.parent_post_id is None:
+            return None
+        parent = self._session.get(SlackPost, post.parent_post_id)
+        return None if parent is None else parent.ts
+
+    def settle(self, post_id: int, owner: str, **values: object) -> bool:
+        """Record the outcome of a send, only if this relay still holds the lease."""
+        values.setdefault("lease_owner", None)
+        values.setdefault("lease_until", None)
+        values["updated_at"] = utcnow()
+        statement = (
+            update(SlackPost)
+            .where(col(SlackPost.id) == post_id, col(SlackPost.lease_owner) == owner)
+            .values(**values)
+        )
+        return bool(self._session.exec(statement).rowcount == 1)
+
+    def mark_ambiguous(self, post_id: int, owner: str) -> None:
+        """Set before a send: if this relay dies mid-send, whoever resumes looks the post up first."""
+        statement = (
+            update(SlackPost)
+            .where(col(SlackPost.id) == post_id, col(SlackPost.lease_owner) == owner)
+            .values(ambiguous=True, attempts=SlackPost.attempts + 1)
+        )
+        self._session.exec(statement)
+
+    def pending_unrouted_channels(self) -> Sequence[str]:
+        """Property ids with parked posts (the relay routes them once a channel is mapped)."""
+        query = select(SlackPost.property_id).where(SlackPost.status == UNROUTED).distinct()
+        return [row for row in self._session.exec(query).all() if row is not None]

@@ -1,0 +1,60 @@
+"""What the relay needs from a way of delivering posts, and the failures it must tell apart.
+
+The relay owns retries, so a transport reports each failure as exactly one of these kinds and never
+retries a post on its own.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+
+Payload = dict[str, Any]  # {"text": …, "blocks": […], "metadata": {"event_type": …, "event_payload": {…}}}
+
+
+class DeliveryFailure(Exception):
+    """Base of the failures a transport reports."""
+
+
+class RateLimited(DeliveryFailure):
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"rate limited; retry after {retry_after:g}s")
+        self.retry_after = retry_after
+
+
+class PermanentFailure(DeliveryFailure):
+    """Slack refused the post for a reason retrying cannot fix (channel_not_found, invalid_blocks, …)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class TransientFailure(DeliveryFailure):
+    """The post certainly did not reach Slack; send it again later."""
+
+
+class AmbiguousFailure(DeliveryFailure):
+    """The post may have reached Slack (timeout, dropped connection, 5xx): look it up before resending."""
+
+
+class Transport(Protocol):
+    name: str
+
+    async def post(self, channel: str, payload: Payload, *, thread_ts: str | None) -> str:
+        """Send a new message; returns its ts."""
+        ...
+
+    async def update(self, channel: str, ts: str, payload: Payload) -> None:
+        """Edit a message in place (idempotent: the same payload twice leaves the same message)."""
+        ...
+
+    async def find_posted(
+        self, channel: str, idempotency_key: str, *, thread_ts: str | None, oldest: datetime
+    ) -> str | None:
+        """The ts of a message already carrying this idempotency key in its metadata, if any."""
+        ...
+
+    async def join(self, channel: str) -> bool:
+        """Join a channel; False when that is not possible (private channel, missing scope)."""
+        ...

@@ -1,0 +1,143 @@
+"""The live transport: slack_sdk's AsyncWebClient, with the client's own blind retries turned off.
+
+`chat.postMessage` has no idempotency key and the SDK's connection-error retry can post twice, so
+this client retries nothing; the relay decides, after looking the post up when the outcome is unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from datetime import datetime
+from typing import Any
+
+import aiohttp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
+
+from smith.transports.base import (
+    AmbiguousFailure,
+    Payload,
+    PermanentFailure,
+    RateLimited,
+    TransientFailure,
+)
+
+PERMANENT_ERRORS = frozenset(
+    {
+        "channel_not_found",
+        "not_in_channel",
+        "invalid_blocks",
+        "invalid_blocks_format",
+        "is_archived",
+        "msg_too_long",
+        "no_text",
+        "invalid_metadata",
+        "invalid_auth",
+        "not_authed",
+        "account_inactive",
+        "token_revoked",
+        "missing_scope",
+        "restricted_action",
+        "cant_update_message",
+        "message_not_found",
+        "msg_blocks_too_long",
+    }
+)
+# Errors Slack returns when it failed on its side: the message may or may not have been stored.
+_AMBIGUOUS_ERRORS = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout"})
+_LOOKUP_PAGE = 200
+
+
+def build_post_client(token: str, *, base_url: str | None, timeout: float = 15.0) -> AsyncWebClient:
+    """A client for posting: no retry handlers at all (the relay owns retries)."""
+    kwargs: dict[str, object] = {"token": token, "timeout": timeout, "retry_handlers": []}
+    if base_url:
+        kwargs["base_url"] = base_url if base_url.endswith("/") else base_url + "/"
+    return AsyncWebClient(**kwargs)  # type: ignore[arg-type]
+
+
+class LiveTransport:
+    name = "live"
+
+    def __init__(self, client: AsyncWebClient) -> None:
+        self._client = client
+
+    async def post(self, channel: str, payload: Payload, *, thread_ts: str | None) -> str:
+        response = await self._call(
+            self._client.chat_postMessage(
+                channel=channel,
+                text=payload["text"],
+                blocks=payload.get("blocks"),
+                metadata=payload.get("metadata"),
+                thread_ts=thread_ts,
+                unfurl_links=False,
+                unfurl_media=False,
+            )
+        )
+        return str(response["ts"])
+
+    async def update(self, channel: str, ts: str, payload: Payload) -> None:
+        await self._call(
+            self._client.chat_update(
+                channel=channel,
+                ts=ts,
+                text=payload["text"],
+                blocks=payload.get("blocks"),
+                metadata=payload.get("metadata"),
+            )
+        )
+
+    async def find_posted(
+        self, channel: str, idempotency_key: str, *, thread_ts: str | None, oldest: datetime
+    ) -> str | None:
+        oldest_ts = f"{oldest.timestamp() - 60:.6f}"  # a minute of slack for clock skew
+        if thread_ts is None:
+            call = self._client.conversations_history(
+                channel=channel, oldest=oldest_ts, include_all_metadata=True, limit=_LOOKUP_PAGE
+            )
+        else:
+            call = self._client.conversations_replies(
+                channel=channel, ts=thread_ts, oldest=oldest_ts, include_all_metadata=True, limit=_LOOKUP_PAGE
+            )
+        try:
+            response = await self._call(call)
+        except AmbiguousFailure as exc:  # a read cannot be ambiguous; it simply failed
+            raise TransientFailure(str(exc)) from None
+        for message in response.get("messages") or []:
+            payload = (message.get("metadata") or {}).get("event_payload") or {}
+            if payload.get("idempotency_key") == idempotency_key:
+                return str(message["ts"])
+        return None
+
+    async def join(self, channel: str) -> bool:
+        try:
+            await self._call(self._client.conversations_join(channel=channel))
+        except (PermanentFailure, TransientFailure, AmbiguousFailure, RateLimited):
+            return False
+        return True
+
+    @staticmethod
+    async def _call(call: Awaitable[AsyncSlackResponse]) -> dict[str, Any]:
+        try:
+            response = await call
+        except SlackApiError as exc:
+            raise _classify(exc) from None
+        except (TimeoutError, aiohttp.ClientError, ConnectionError) as exc:
+            raise AmbiguousFailure(f"{type(exc).__name__}: {exc}".strip(": ")) from None
+        return dict(response.data) if isinstance(response.data, dict) else {}
+
+
+def _classify(exc: SlackApiError) -> Exception:
+    status = getattr(exc.response, "status_code", 200)
+    error = str(exc.response.get("error", "") if exc.response is not None else "") or f"http_{status}"
+    if status == 429 or error == "ratelimited":
+        retry_after = float(
+            exc.response.headers.get("Retry-After", exc.response.headers.get("retry-after", 1))
+        )
+        return RateLimited(max(retry_after, 1.0))
+    if status >= 500 or error in _AMBIGUOUS_ERRORS:
+        return AmbiguousFailure(f"slack answered {status} {error}".strip())
+    if error in PERMANENT_ERRORS:
+        return PermanentFailure(error)
+    return TransientFailure(error)
