@@ -8,9 +8,11 @@ vendor's message can never become a graded item, by construction.
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from datetime import datetime
 from typing import Annotated, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
     AwareDatetime,
@@ -19,6 +21,7 @@ from pydantic import (
     Field,
     JsonValue,
     ValidationError,
+    field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -69,6 +72,18 @@ class Property(_Strict):
     timezone: Annotated[str, Field(min_length=1, max_length=64)]
     locale: Annotated[str, Field(pattern=_BCP47)]
     facts: Facts = Field(default_factory=Facts)
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, name: str) -> str:
+        # The tally runs in the property's local day; an unknown zone would only fail later, at storage.
+        try:
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"unknown timezone {name!r} (use an IANA name such as America/Los_Angeles)"
+            ) from None
+        return name
 
 
 class Participant(_Strict):
@@ -237,12 +252,19 @@ def _violations(error: ValidationError) -> list[tuple[str, str]]:
 
 def parse_conversation(document: bytes | str) -> Conversation:
     """Parse and validate one JSON document, or raise ContractViolation naming the path."""
-    raw = document.encode() if isinstance(document, str) else document
+    try:
+        raw = document.encode() if isinstance(document, str) else document
+    except UnicodeEncodeError:
+        raise ContractViolation(
+            [("$", "not valid JSON: text contains an unpaired UTF-16 surrogate")]
+        ) from None
     if len(raw) > MAX_DOCUMENT_BYTES:
         raise ContractViolation([("$", f"document is {len(raw)} bytes; the limit is 2 MiB")])
     try:
         data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:
+        # ValueError covers JSONDecodeError, UnicodeDecodeError and Python's refusal of integers over
+        # 4,300 digits, which is not a JSONDecodeError.
         raise ContractViolation([("$", f"not valid JSON: {exc}")]) from None
     return validate_conversation(data)
 
@@ -256,11 +278,50 @@ def validate_conversation(data: object) -> Conversation:
         if isinstance(items, list) and len(items) > limit:
             raise ContractViolation([(field, f"{len(items)} {noun}; the limit is {limit:,}")])
     try:
-        return Conversation.model_validate(data)
+        conversation = Conversation.model_validate(data)
+        unstorable = _first_unstorable(conversation.model_dump(mode="json", by_alias=True), "")
     except ValidationError as exc:
         raise ContractViolation(_violations(exc)) from None
     except RecursionError:
         raise ContractViolation([("$", "document is nested too deeply")]) from None
+    if unstorable is not None:
+        raise ContractViolation([unstorable])
+    return conversation
+
+
+def _first_unstorable(value: object, path: str) -> tuple[str, str] | None:
+    """Values Python's json accepts but strict JSON, UTF-8 and PostgreSQL do not.
+
+    Free-form JSON (tool inputs and results, extra ledger facts) is not checked by the models, and a
+    NaN, a lone surrogate or a NUL would otherwise pass validation and fail later, when the document
+    is hashed or stored.
+    """
+    if isinstance(value, str):
+        return _bad_text(value, path or "$")
+    if isinstance(value, float) and not math.isfinite(value):
+        return path or "$", "numbers must be finite (NaN and Infinity are not JSON)"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            found = _bad_text(str(key), where) or _first_unstorable(item, where)
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _first_unstorable(item, f"{path}.{index}" if path else str(index))
+            if found is not None:
+                return found
+    return None
+
+
+def _bad_text(text: str, path: str) -> tuple[str, str] | None:
+    if "\x00" in text:
+        return path, "text contains a NUL character"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return path, "text contains an unpaired UTF-16 surrogate"
+    return None
 
 
 def conversation_schema() -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, or_, update
+from sqlalchemy import and_, func, or_, update
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
@@ -60,11 +60,25 @@ class OutboxRepo:
         return self._session.exec(query.order_by(col(SlackPost.id).desc()).limit(limit)).all()
 
     def counts(self) -> dict[str, int]:
-        rows = self._session.exec(select(SlackPost.status, col(SlackPost.id))).all()
+        rows = self._session.exec(select(SlackPost.status, func.count()).group_by(SlackPost.status)).all()
         counts = dict.fromkeys(STATUSES, 0)
-        for status, _id in rows:
-            counts[status] = counts.get(status, 0) + 1
+        counts.update({status: int(count) for status, count in rows})
         return counts
+
+    def has_deliverable(self, before: datetime) -> bool:
+        """Is any pending post due before `before` whose parent has not failed? (drains stop otherwise)"""
+        parent = aliased(SlackPost)
+        query = (
+            select(col(SlackPost.id))
+            .outerjoin(parent, col(SlackPost.parent_post_id) == col(parent.id))
+            .where(
+                col(SlackPost.status) == PENDING,
+                col(SlackPost.next_attempt_at) < before,
+                or_(col(SlackPost.parent_post_id).is_(None), col(parent.status) != FAILED),
+            )
+            .limit(1)
+        )
+        return self._session.exec(query).first() is not None
 
     def route_parked(self, property_id: str, channel: str) -> int:
         """Give unrouted posts of a property their channel, so the relay delivers them."""
@@ -87,7 +101,9 @@ class OutboxRepo:
 
     # --- the relay's side ------------------------------------------------------------------------
 
-    def claim_due(self, owner: str, *, now: datetime, lease: timedelta, limit: int = 50) -> Sequence[SlackPost]:
+    def claim_due(
+        self, owner: str, *, now: datetime, lease: timedelta, limit: int = 50
+    ) -> Sequence[SlackPost]:
         """Lease up to `limit` posts that are due and whose parent (if any) already has its ts."""
         parent = aliased(SlackPost)
         candidates = (

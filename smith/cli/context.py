@@ -1,11 +1,13 @@
-"""What every command needs: the settings (read once, here) and a store on a migrated database."""
+"""What every command needs: the settings (read once, here), the rules, and a store on a migrated database."""
 
 from __future__ import annotations
 
 from functools import cache
 
+from cerebrus import Rules, load_rules
 from gradecore.db import create_db_engine, require_migrated
 from gradecore.store import Store
+from smith.ingest import Ingestor
 from smith.settings import Settings
 
 
@@ -20,3 +22,20 @@ def open_store(*, migrated: bool = True) -> Store:
     if migrated:
         require_migrated(engine)
     return Store(engine)
+
+
+@cache
+def rules() -> Rules:
+    """The effective rules: code defaults, overridden by SMITH_RULES_FILE when set."""
+    path = settings().rules_file
+    return Rules() if path is None else load_rules(path)
+
+
+def ingestor(store: Store) -> Ingestor:
+    current = settings()
+    return Ingestor(
+        store,
+        rules=rules(),
+        post=current.post_mode != "off",
+        conversation_url_template=current.conversation_url_template,
+    )

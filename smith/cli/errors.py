@@ -7,6 +7,7 @@ import sys
 import typer
 from pydantic import ValidationError
 
+from cerebrus import RulesError
 from gradecore.contract import ContractViolation
 from gradecore.db import DatabaseError
 from gradecore.store import StoreError
@@ -20,6 +21,7 @@ class UserError(Exception):
 USER_ERRORS: tuple[type[BaseException], ...] = (
     UserError,
     ContractViolation,
+    RulesError,
     DatabaseError,
     StoreError,
     UnreadableInput,

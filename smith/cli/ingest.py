@@ -6,16 +6,16 @@ from typing import Annotated
 
 import typer
 
-from smith.cli.context import open_store
+from smith.cli.context import ingestor, open_store
 from smith.cli.errors import UserError
 from smith.documents import parse_documents, read_source
-from smith.ingest import Ingestor
+from smith.ingest import IngestResult
 
 
 def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin")]) -> None:
     """Validate and store conversation documents (identical re-sends are no-ops)."""
     name, raw = read_source(source)
-    ingestor = Ingestor(open_store())
+    ingest_one = ingestor(open_store()).ingest
     rejected = 0
     for document in parse_documents(name, raw):
         if document.conversation is None:
@@ -23,7 +23,19 @@ def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or 
             rejected += 1
             typer.echo(f"smith: {document.where}: {document.violation}", err=True)
             continue
-        result = ingestor.ingest(document.conversation)
-        typer.echo(f"{result.conversation_id}: {result.outcome}")
+        typer.echo(describe(ingest_one(document.conversation)))
     if rejected:
         raise UserError(f"{rejected} document(s) rejected; nothing was stored for them")
+
+
+def describe(result: IngestResult) -> str:
+    """`id: new · BLOCK · unbacked promise · 1 of 1 turns flagged · 2 posts queued`."""
+    parts = [f"{result.conversation_id}: {result.outcome.value}"]
+    if result.grade is not None:
+        grade = result.grade
+        parts.append(grade.headline.text)
+        parts.append(f"{len(grade.flagged_turns)} of {len(grade.turns)} turns flagged")
+        if result.posts_queued:
+            where = "parked until the property has a channel" if result.parked else "queued"
+            parts.append(f"{result.posts_queued} posts {where}")
+    return " · ".join(parts)

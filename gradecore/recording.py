@@ -1,0 +1,97 @@
+"""Turns a ConversationGrade into MachineGrade rows: one per graded item (the conversation, each turn)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from gradecore.entities import MachineGrade
+from gradecore.grades import ConversationGrade, JudgeUsage, TurnGrade
+from gradecore.store.grades import item_ref
+from gradecore.vocabulary import DimensionResult, Kind, Outcome
+
+SOURCE_DETERMINISTIC = "cerebrus.deterministic"
+SOURCE_JUDGE = "cerebrus.judge"
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _source(dimensions: Sequence[DimensionResult]) -> str:
+    judged = any(d.kind is Kind.JUDGED and d.outcome is not Outcome.NOT_CHECKED for d in dimensions)
+    return SOURCE_JUDGE if judged else SOURCE_DETERMINISTIC
+
+
+def _citations(dimensions: Sequence[DimensionResult]) -> list[dict[str, Any]]:
+    """The verified quotes the grade rests on (every quote is a substring of its draft, by the engine)."""
+    return [
+        {"check": d.check, **e.model_dump(mode="json", exclude_none=True)}
+        for d in dimensions
+        for e in d.evidence
+        if e.quote is not None
+    ]
+
+
+def turn_content_hash(grade: ConversationGrade, turn: TurnGrade) -> str:
+    """Equal when a re-sent conversation left this turn's grade as it was (under the same rubric)."""
+    return _digest([grade.rubric_version, turn.model_dump(mode="json", exclude={"judge_usage"})])
+
+
+def conversation_machine_grade(grade: ConversationGrade, document_hash: str) -> MachineGrade:
+    dimensions = grade.dimensions
+    return MachineGrade(
+        id=str(uuid.uuid4()),
+        item_type="conversation",
+        item_ref=item_ref(grade.conversation_id),
+        conversation_id=grade.conversation_id,
+        property_id=grade.property_id,
+        source=_source(grade.all_dimensions()),
+        rubric_version=grade.rubric_version,
+        content_hash=_digest([grade.rubric_version, document_hash]),
+        level=grade.level.value,
+        headline=grade.headline.reason.slug,
+        reason=grade.headline.reason.sentence,
+        owner=owner.value if (owner := grade.worst_owner()) else None,
+        dimensions=[d.model_dump(mode="json") for d in dimensions],
+        citations=_citations(grade.all_dimensions()),
+        usage=None,
+    )
+
+
+def turn_machine_grade(grade: ConversationGrade, turn: TurnGrade) -> MachineGrade:
+    usage: JudgeUsage | None = turn.judge_usage
+    failing = [d for d in turn.dimensions if d.failed and d.colouring_level is turn.level]
+    return MachineGrade(
+        id=str(uuid.uuid4()),
+        item_type="turn",
+        item_ref=item_ref(grade.conversation_id, turn.turn_id),
+        conversation_id=grade.conversation_id,
+        turn_id=turn.turn_id,
+        property_id=grade.property_id,
+        source=_source(turn.dimensions),
+        rubric_version=grade.rubric_version,
+        content_hash=turn_content_hash(grade, turn),
+        level=turn.level.value,
+        headline=turn.headline.reason.slug,
+        reason=turn.headline.reason.sentence,
+        owner=failing[0].owner.value if failing and turn.flagged else None,
+        dimensions=[d.model_dump(mode="json") for d in turn.dimensions],
+        citations=_citations(turn.dimensions),
+        usage=None if usage is None else usage.model_dump(mode="json"),
+    )
+
+
+def frozen_copy(grade: MachineGrade) -> dict[str, Any]:
+    """What a GradeVerdict keeps of the machine grade it judged, as it was at that moment."""
+    return {
+        "id": grade.id,
+        "level": grade.level,
+        "source": grade.source,
+        "rubric_version": grade.rubric_version,
+        "headline": grade.headline,
+        "owner": grade.owner,
+    }

@@ -1,0 +1,29 @@
+"""Operational notices: a permanent delivery failure is told to the ops channel once per cause."""
+
+from __future__ import annotations
+
+from blocks import build_notice_blocks, validate_post
+from gradecore.entities import SlackPost
+from gradecore.store import Unit
+from gradecore.store.outbox import PENDING
+from smith import texts
+
+
+def queue_ops_notice(unit: Unit, ops_channel: str, *, cause: str, failed_channel: str | None) -> bool:
+    """Queue one notice per (cause, channel); the idempotency key makes a second one a no-op."""
+    key = f"notice:{cause}:{failed_channel or '-'}"
+    if unit.outbox.by_key(key) is not None:
+        return False
+    title, body = texts.delivery_failed_notice(cause, failed_channel)
+    content = build_notice_blocks(title, body, idempotency_key=key)
+    validate_post(content)
+    unit.outbox.add(
+        SlackPost(
+            kind="notice",
+            idempotency_key=key,
+            channel=ops_channel,
+            payload=content.as_message(),
+            status=PENDING,
+        )
+    )
+    return True

@@ -1,0 +1,293 @@
+"""The outbox relay: delivers queued SlackPosts exactly once where Slack lets us, at least once always.
+
+It paces each channel to Slack's one message per second, honours Retry-After, retries transient
+failures with backoff resending the same bytes, and after an ambiguous failure (the post may have
+reached Slack) looks for the post's idempotency key in the channel before sending again. Permanent
+errors end `failed` and tell the ops channel once per cause. Database work runs in a thread so the
+event loop (and Slack's 3-second acks in `smith serve`) never waits on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from gradecore.entities import SlackPost, utcnow
+from gradecore.store import Store
+from gradecore.store.outbox import FAILED, PENDING, POSTED
+from smith.outbox.notices import queue_ops_notice
+from smith.outbox.ratelimit import ChannelPacer, TokenBucket
+from smith.transports import (
+    AmbiguousFailure,
+    DeliveryFailure,
+    PermanentFailure,
+    RateLimited,
+    TransientFailure,
+    Transport,
+)
+
+log = logging.getLogger(__name__)
+Clock = Callable[[], datetime]
+# A Retry-After up to this long is waited out in place; a longer one hands the posts back to the queue.
+_WAIT_IN_PLACE_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class RelayConfig:
+    channel_interval: float = 1.0
+    global_rate: float = 20.0
+    max_attempts: int = 8
+    lease_seconds: float = 120.0
+    batch_size: int = 100
+    max_lookup_failures: int = 3
+    backoff_base: float = 2.0
+    backoff_cap: float = 300.0
+    ops_channel: str | None = None
+
+
+@dataclass
+class RelayStats:
+    posted: int = 0
+    recovered: int = 0  # found already in Slack by the metadata look-up; not sent again
+    rate_limited: int = 0
+    retried: int = 0
+    failed: int = 0
+    failures: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    def merge(self, other: RelayStats) -> None:
+        self.posted += other.posted
+        self.recovered += other.recovered
+        self.rate_limited += other.rate_limited
+        self.retried += other.retried
+        self.failed += other.failed
+        for cause, count in other.failures.items():
+            self.failures[cause] += count
+
+
+class Relay:
+    def __init__(
+        self,
+        store: Store,
+        transport: Transport,
+        config: RelayConfig | None = None,
+        *,
+        clock: Clock = utcnow,
+        owner: str | None = None,
+    ) -> None:
+        self._store = store
+        self._transport = transport
+        self._config = config or RelayConfig()
+        self._clock = clock
+        self.owner = owner or f"relay-{uuid.uuid4().hex[:10]}"
+        self._pacer = ChannelPacer(self._config.channel_interval)
+        self._bucket = TokenBucket(self._config.global_rate)
+        self.last_tick: datetime | None = None
+
+    # --- loops -----------------------------------------------------------------------------------
+
+    async def run_once(self) -> RelayStats:
+        """Claim what is due now and deliver it, channel by channel in parallel."""
+        self.last_tick = self._clock()
+        claimed = await asyncio.to_thread(self._claim)
+        stats = RelayStats()
+        by_channel: dict[str, list[SlackPost]] = defaultdict(list)
+        for post in claimed:
+            by_channel[post.channel or ""].append(post)
+        results = await asyncio.gather(*(self._deliver_channel(posts) for posts in by_channel.values()))
+        for result in results:
+            stats.merge(result)
+        return stats
+
+    async def drain(self, *, within: float = 60.0, idle_sleep: float = 0.05) -> RelayStats:
+        """Deliver until nothing is due, for at most `within` seconds (replies follow their parent)."""
+        total = RelayStats()
+        deadline = asyncio.get_running_loop().time() + within
+        while asyncio.get_running_loop().time() < deadline:
+            stats = await self.run_once()
+            total.merge(stats)
+            if not await asyncio.to_thread(self._anything_pending):
+                break
+            if stats.posted == stats.recovered == stats.retried == stats.rate_limited == stats.failed == 0:
+                await asyncio.sleep(idle_sleep)
+        return total
+
+    async def run_forever(self, stop: asyncio.Event, *, poll_interval: float = 1.0) -> None:
+        while not stop.is_set():
+            try:
+                await self.run_once()
+            except Exception:  # the relay must outlive a bad tick (database blip, bug in one post)
+                log.exception("relay tick failed; retrying")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=poll_interval)
+
+    # --- one channel ----------------------------------------------------------------------------
+
+    async def _deliver_channel(self, posts: list[SlackPost]) -> RelayStats:
+        stats = RelayStats()
+        for index, post in enumerate(posts):
+            blocked = self._pacer.blocked_for(post.channel or "")
+            if blocked > _WAIT_IN_PLACE_SECONDS:
+                await asyncio.to_thread(self._release, posts[index:], blocked)
+                break
+            await self._pacer.wait_turn(post.channel or "")
+            await self._bucket.acquire()
+            stats.merge(await self._deliver(post))
+        return stats
+
+    async def _deliver(self, post: SlackPost) -> RelayStats:
+        stats = RelayStats()
+        assert post.id is not None and post.channel is not None
+        target_ts = await asyncio.to_thread(self._target_ts, post)
+        if post.ambiguous and post.operation == "post":
+            found = await self._look_up(post, target_ts, stats)
+            if found is None:
+                return stats  # rescheduled: the look-up itself failed
+            if found:
+                await asyncio.to_thread(
+                    self._settle, post, status=POSTED, ts=found, ambiguous=False, last_error=None
+                )
+                stats.recovered += 1
+                return stats
+        await asyncio.to_thread(self._mark_ambiguous, post)
+        try:
+            ts = await self._send(post, target_ts)
+        except RateLimited as exc:
+            self._pacer.back_off(post.channel, exc.retry_after)
+            stats.rate_limited += 1
+            # A 429 is Slack pacing us, not a failed attempt: the attempt is given back.
+            await asyncio.to_thread(
+                self._settle,
+                post,
+                ambiguous=False,
+                attempts=post.attempts,
+                next_attempt_at=self._later(exc.retry_after),
+            )
+        except PermanentFailure as exc:
+            await self._fail_permanently(post, exc.code, stats)
+        except (AmbiguousFailure, TransientFailure) as exc:
+            await self._retry_later(post, exc, stats)
+        else:
+            await asyncio.to_thread(
+                self._settle, post, status=POSTED, ts=ts, ambiguous=False, last_error=None
+            )
+            stats.posted += 1
+        return stats
+
+    async def _send(self, post: SlackPost, target_ts: str | None) -> str:
+        assert post.channel is not None
+        if post.operation == "update":
+            assert target_ts is not None
+            await self._transport.update(post.channel, target_ts, post.payload)
+            return target_ts
+        try:
+            return await self._transport.post(post.channel, post.payload, thread_ts=target_ts)
+        except PermanentFailure as exc:
+            # The bot may simply not have joined yet: join once and send again.
+            if exc.code == "not_in_channel" and await self._transport.join(post.channel):
+                return await self._transport.post(post.channel, post.payload, thread_ts=target_ts)
+            raise
+
+    async def _look_up(self, post: SlackPost, target_ts: str | None, stats: RelayStats) -> str | bool | None:
+        """The ts if Slack already has the post, False if it does not, None if we could not tell."""
+        assert post.channel is not None
+        thread_ts = target_ts if post.kind == "turn" or post.thread_ts else None
+        try:
+            found = await self._transport.find_posted(
+                post.channel, post.idempotency_key, thread_ts=thread_ts, oldest=post.created_at
+            )
+        except DeliveryFailure as exc:
+            if post.lookups_failed + 1 >= self._config.max_lookup_failures:
+                log.warning(
+                    "post %s: look-up unavailable %d times; resending (at-least-once)",
+                    post.id,
+                    post.lookups_failed + 1,
+                )
+                return False
+            stats.retried += 1
+            await asyncio.to_thread(
+                self._settle,
+                post,
+                lookups_failed=post.lookups_failed + 1,
+                last_error=f"look-up failed: {exc}"[:1000],
+                next_attempt_at=self._later(self._backoff(post.attempts)),
+            )
+            return None
+        return found or False
+
+    async def _retry_later(self, post: SlackPost, exc: DeliveryFailure, stats: RelayStats) -> None:
+        cause = type(exc).__name__
+        stats.failures[cause] += 1
+        attempts = post.attempts + 1
+        if attempts >= self._config.max_attempts:
+            await self._fail_permanently(post, f"gave up after {attempts} attempts: {exc}", stats)
+            return
+        stats.retried += 1
+        await asyncio.to_thread(
+            self._settle,
+            post,
+            ambiguous=isinstance(exc, AmbiguousFailure),
+            last_error=str(exc)[:1000],
+            next_attempt_at=self._later(self._backoff(attempts)),
+        )
+
+    async def _fail_permanently(self, post: SlackPost, cause: str, stats: RelayStats) -> None:
+        stats.failed += 1
+        stats.failures[cause.split(":")[0]] += 1
+        log.error("post %s to %s failed permanently: %s", post.id, post.channel, cause)
+        await asyncio.to_thread(self._fail_and_notify, post, cause)
+
+    # --- database side (runs in a worker thread) ------------------------------------------------
+
+    def _claim(self) -> list[SlackPost]:
+        lease = timedelta(seconds=self._config.lease_seconds)
+        with self._store.unit() as unit:
+            return list(
+                unit.outbox.claim_due(
+                    self.owner, now=self._clock(), lease=lease, limit=self._config.batch_size
+                )
+            )
+
+    def _target_ts(self, post: SlackPost) -> str | None:
+        with self._store.unit() as unit:
+            return unit.outbox.target_ts(post)
+
+    def _mark_ambiguous(self, post: SlackPost) -> None:
+        with self._store.unit() as unit:
+            unit.outbox.mark_ambiguous(post.id or 0, self.owner)
+
+    def _settle(self, post: SlackPost, **values: object) -> None:
+        values.setdefault("status", PENDING)
+        with self._store.unit() as unit:
+            if not unit.outbox.settle(post.id or 0, self.owner, **values):
+                log.warning("post %s: lease lost before settling; another relay owns it now", post.id)
+
+    def _release(self, posts: list[SlackPost], delay: float) -> None:
+        with self._store.unit() as unit:
+            for post in posts:
+                unit.outbox.settle(post.id or 0, self.owner, next_attempt_at=self._later(delay))
+
+    def _fail_and_notify(self, post: SlackPost, cause: str) -> None:
+        with self._store.unit() as unit:
+            unit.outbox.settle(
+                post.id or 0, self.owner, status=FAILED, ambiguous=False, last_error=cause[:1000]
+            )
+            if self._config.ops_channel and post.kind != "notice":
+                queue_ops_notice(
+                    unit, self._config.ops_channel, cause=cause.split(":")[0], failed_channel=post.channel
+                )
+
+    def _anything_pending(self) -> bool:
+        with self._store.unit() as unit:
+            return unit.outbox.has_deliverable(self._clock() + timedelta(seconds=_WAIT_IN_PLACE_SECONDS))
+
+    def _later(self, seconds: float) -> datetime:
+        return self._clock() + timedelta(seconds=seconds)
+
+    def _backoff(self, attempts: int) -> float:
+        return float(min(self._config.backoff_cap, self._config.backoff_base * 2 ** max(0, attempts - 1)))

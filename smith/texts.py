@@ -1,0 +1,194 @@
+"""Every sentence Smith shows to people in Slack, in one place, as functions.
+
+The texts are plain words for property staff: no scores, no internal ids, no engine vocabulary. They
+return plain strings; the Block Kit builders (`blocks/`) escape them and add the mrkdwn emphasis, so a
+text here never has to think about Slack markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_CHANNELS = {"email": "Email", "sms": "SMS", "voice": "Voice"}
+_ROLES = {"staff": "staff member"}
+_JUDGED_SCORES = {0: "harmful", 1: "poor", 2: "minor issue", 3: "fine"}
+
+CORRECT_GRADE_BUTTON = "Correct grade"
+CLARAS_HEADING = "Clara's"
+OURS_HEADING = "Ours (context/tools/data)"
+ADVISORY_HEADING = "Advisory (not counted in the grade yet)"
+CONVERSATION_HEADING = "The conversation as a whole"
+OPEN_CONVERSATION = "Open the conversation"
+
+
+# --- parent post -----------------------------------------------------------------------------------
+
+
+def channel_name(channel: str) -> str:
+    return _CHANNELS.get(channel, channel.capitalize())
+
+
+def with_parties(roles: Sequence[str]) -> str:
+    """`with a prospect`, `with a resident and a vendor`; roles are plain words already."""
+    if not roles:
+        return "no one wrote in"
+    words = [_ROLES.get(role, role) for role in roles]
+    named = [f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}" for word in words]
+    if len(named) == 1:
+        return f"with {named[0]}"
+    return "with " + ", ".join(named[:-1]) + f" and {named[-1]}"
+
+
+def conversation_where(property_name: str, channel: str, roles: Sequence[str]) -> str:
+    """`Camellia · Email · with a prospect`."""
+    return f"{property_name} · {channel_name(channel)} · {with_parties(roles)}"
+
+
+def turns_flagged(flagged: int, total: int) -> str:
+    if flagged == 0:
+        return "No turn flagged — only the conversation checks above failed"
+    noun = "turn" if total == 1 else "turns"
+    return f"{flagged} of {total} {noun} flagged — each one is explained in this thread"
+
+
+def ownership_split(clara_layers: Sequence[str], our_layers: Sequence[str]) -> str:
+    """`Clara's part: output · Ours (context/tools/data): tools`."""
+    claras = ", ".join(clara_layers) or "nothing"
+    ours = ", ".join(our_layers) or "nothing"
+    return f"Clara's part: {claras} · Ours (context/tools/data): {ours}"
+
+
+def how_to_respond() -> str:
+    return '👍 grade is right · 👎 grade is wrong — reply "Should be PASS — why"'
+
+
+def conversation_fallback(headline: str, where: str, flagged_line: str) -> str:
+    return f"{headline} — {where}. {flagged_line}."
+
+
+# --- thread reply ----------------------------------------------------------------------------------
+
+
+def turn_headline(number: int, headline: str) -> str:
+    """`Turn 2 · HOLD · wrong language`."""
+    return f"Turn {number} · {headline}"
+
+
+def draft_label(excerpted: bool) -> str:
+    return "What Clara wrote (excerpt):" if excerpted else "What Clara wrote:"
+
+
+def no_draft() -> str:
+    return "The message Clara sent is not in this conversation record."
+
+
+def empty_draft() -> str:
+    return "Clara sent an empty message."
+
+
+def passed_layers(layers: Sequence[str]) -> str:
+    """`Passed: context, loop, shape`."""
+    return "Passed: " + (", ".join(layers) if layers else "nothing else was checked")
+
+
+def judged_score(score: int | None) -> str:
+    return _JUDGED_SCORES.get(score, "no score") if score is not None else "no score"
+
+
+def and_more(count: int) -> str:
+    return f"…and {count} more"
+
+
+# --- receipts --------------------------------------------------------------------------------------
+
+
+def receipt_quote(quote: str) -> str:
+    return f"“{quote}”"
+
+
+def receipt_tool(tool_name: str, step_number: int | None) -> str:
+    where = f" (step {step_number} of the loop)" if step_number is not None else ""
+    return f"tool {tool_name}{where}"
+
+
+def receipt_tool_error(error: str) -> str:
+    return f"it answered: “{error}”"
+
+
+def receipt_fact(fact_key: str) -> str:
+    return f"fact on file: {fact_key.replace('_', ' ')}"
+
+
+# --- daily tally -----------------------------------------------------------------------------------
+
+
+def short_date(day: date) -> str:
+    """`Mon 30 Nov`, in English whatever the process locale."""
+    return f"{_WEEKDAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]}"
+
+
+def tally_line(property_name: str, day: date, graded: int, passed: int, below: int, reacted: int) -> str:
+    """`Camellia · Mon 30 Nov: 47 graded · 44 pass · 3 below · 2 of 3 reacted`."""
+    prefix = f"{property_name} · {short_date(day)}: "
+    if graded == 0:
+        # Must never read as "all good": a silent grader and a quiet day look the same otherwise.
+        return prefix + "0 graded — no conversations arrived"
+    line = prefix + f"{graded} graded · {passed} pass · {below} below"
+    if below:
+        line += f" · {reacted} of {below} reacted"
+    return line
+
+
+def no_reactions_warning() -> str:
+    return "⚠️ no reactions in 7 days — is anyone reading this channel?"
+
+
+# --- notices and digests ---------------------------------------------------------------------------
+
+
+def empty_notice() -> str:
+    return "(no details)"
+
+
+def nothing_to_report() -> str:
+    return "Nothing to report."
+
+
+def untitled_section() -> str:
+    return "Other"
+
+
+def and_more_sections(count: int) -> str:
+    return f"…and {count} more sections, left out to fit in one message"
+
+
+def digest_fallback(section_count: int) -> str:
+    noun = "section" if section_count == 1 else "sections"
+    return f"Smith digest: {section_count} {noun}"
+
+
+# --- delivery (the outbox relay) ------------------------------------------------------------------
+
+_FAILURE_EXPLAINED = {
+    "channel_not_found": "the channel does not exist (or Smith cannot see it)",
+    "not_in_channel": "Smith is not a member of the channel and could not join it",
+    "is_archived": "the channel is archived",
+    "invalid_blocks": "Slack rejected the message layout",
+    "invalid_auth": "the bot token is not valid",
+    "token_revoked": "the bot token was revoked",
+    "missing_scope": "the Slack app lacks a permission it needs",
+}
+
+
+def delivery_failed_notice(cause: str, channel: str | None) -> tuple[str, str]:
+    """Title and body of the ops notice sent once per failure cause."""
+    where = f"<#{channel}>" if channel else "a channel"
+    reason = _FAILURE_EXPLAINED.get(cause, cause)
+    body = (
+        f"Posts to {where} are failing: {reason}. They are kept as failed; "
+        "fix the cause, then run `smith outbox --retry-failed`."
+    )
+    return "Smith could not deliver a post", body
