@@ -7,7 +7,7 @@ import json
 import typer
 
 from gradecore.contract import conversation_schema
-from smith.cli import db, ingest, properties, users
+from smith.cli import db, ingest, outbox, properties, run, users
 
 app = typer.Typer(
     name="smith",
@@ -20,6 +20,10 @@ app.add_typer(db.app, name="db")
 app.add_typer(users.app, name="users")
 app.add_typer(properties.app, name="properties")
 app.command("ingest")(ingest.ingest)
+app.command("demo")(run.demo)
+app.command("grade")(run.grade)
+app.command("serve")(run.serve)
+app.command("outbox")(outbox.outbox)
 
 
 @app.command()

@@ -1,0 +1,141 @@
+"""Wiring: settings → store → engine → Bolt app → aiohttp server / Socket Mode → scheduler.
+
+Settings are read once by the caller (the CLI) and everything else receives what it needs from here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from cerebrus import Rules, load_rules
+from cerebrus.judge import JudgeConfig, JudgeLane
+from gradecore.db import create_db_engine, require_migrated
+from gradecore.store import Store
+from smith.ingest import Ingestor
+from smith.outbox import Relay, RelayConfig
+from smith.settings import Settings
+from smith.transports import Transport
+from smith.transports.dry_run import DryRunTransport
+from smith.transports.live import LiveTransport, build_post_client
+from smith.web.health import handle_healthz, make_readyz_handler
+from smith.web.ingest import make_ingest_handler
+
+log = logging.getLogger("smith")
+
+
+@dataclass
+class Smith:
+    """The wired application: one of these per process."""
+
+    settings: Settings
+    store: Store
+    rules: Rules
+    ingestor: Ingestor
+    judge: JudgeLane
+    transport: Transport | None
+    relay: Relay | None
+    extra_routes: list[Callable[[web.Application], None]] = field(default_factory=list)
+
+
+def load_effective_rules(settings: Settings) -> Rules:
+    return Rules() if settings.rules_file is None else load_rules(settings.rules_file)
+
+
+def build_transport(settings: Settings, printer: Callable[[str], None] | None = None) -> Transport | None:
+    if settings.post_mode == "off":
+        return None
+    if settings.post_mode == "live":
+        if settings.slack_bot_token is None:
+            raise ValueError("SMITH_POST_MODE=live needs SLACK_BOT_TOKEN")
+        client = build_post_client(
+            settings.slack_bot_token.get_secret_value(), base_url=settings.slack_api_base_url
+        )
+        return LiveTransport(client)
+    return DryRunTransport(printer or log.info, payload_dir=settings.dry_run_dir)
+
+
+def build_judge(settings: Settings, rules: Rules) -> JudgeLane:
+    key = settings.anthropic_api_key.get_secret_value() if settings.anthropic_api_key else None
+    config = JudgeConfig(
+        api_key=key,
+        model=settings.judge_model,
+        base_url=settings.anthropic_base_url,
+        timeout_seconds=settings.judge_timeout_seconds,
+        max_concurrency=settings.judge_concurrency,
+    )
+    return JudgeLane(config, calibrated=frozenset(rules.calibrated_judged))
+
+
+def build(
+    settings: Settings, *, printer: Callable[[str], None] | None = None, migrated: bool = True
+) -> Smith:
+    engine = create_db_engine(settings.database_url)
+    if migrated:
+        require_migrated(engine)
+    store = Store(engine)
+    rules = load_effective_rules(settings)
+    transport = build_transport(settings, printer)
+    relay = None
+    if transport is not None:
+        relay_config = RelayConfig(
+            channel_interval=settings.channel_interval_seconds,
+            global_rate=settings.global_rate_per_second,
+            max_attempts=settings.relay_max_attempts,
+            ops_channel=settings.ops_channel,
+        )
+        relay = Relay(store, transport, relay_config)
+    ingestor = Ingestor(
+        store,
+        rules=rules,
+        post=transport is not None,
+        conversation_url_template=settings.conversation_url_template,
+    )
+    return Smith(settings, store, rules, ingestor, build_judge(settings, rules), transport, relay)
+
+
+def make_web_app(smith: Smith) -> web.Application:
+    token = smith.settings.ingest_token.get_secret_value() if smith.settings.ingest_token else None
+    # A little over the document limit, so an oversize body is answered 413 by us, with a reason.
+    application = web.Application(client_max_size=2 * 1024 * 1024 + 64 * 1024)
+    application.router.add_post("/v1/conversations", make_ingest_handler(smith.ingestor, token, smith.judge))
+    application.router.add_get("/healthz", handle_healthz)
+    application.router.add_get("/readyz", make_readyz_handler(smith.store, smith.relay))
+    for add_routes in smith.extra_routes:
+        add_routes(application)
+    return application
+
+
+async def serve(smith: Smith) -> None:
+    """Run the HTTP server and the relay until SIGINT/SIGTERM."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(signum, stop.set)
+    runner = web.AppRunner(make_web_app(smith), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, smith.settings.host, smith.settings.port)
+    await site.start()
+    log.info(
+        "smith serving on http://%s:%s (posts: %s)",
+        smith.settings.host,
+        smith.settings.port,
+        smith.settings.post_mode,
+    )
+    tasks = []
+    if smith.relay is not None:
+        tasks.append(asyncio.create_task(smith.relay.run_forever(stop)))
+    try:
+        await stop.wait()
+    finally:
+        for task in tasks:
+            await task
+        await smith.judge.aclose()
+        await runner.cleanup()

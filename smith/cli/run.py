@@ -1,0 +1,64 @@
+"""`smith demo`, `smith serve`, `smith grade`: the commands that run things."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+import app as wiring
+from cerebrus import grade as grade_conversation
+from smith.cli.context import rules, settings
+from smith.cli.errors import UserError
+from smith.demo import run_demo, summary_table
+from smith.documents import parse_documents, read_source
+from smith.grade_report import print_grade
+
+
+def demo(
+    workdir: Annotated[Path, typer.Option(help="Where the demo's fresh database and payloads go")] = Path(
+        "smith-demo"
+    ),
+) -> None:
+    """Run the whole loop on the bundled examples: grade, and show the posts as staff would see them."""
+    console = Console()
+    console.rule("Agent Smith demo · dry run: posts are shown here, nothing is sent to Slack")
+    run = asyncio.run(run_demo(workdir, console))
+    console.print(summary_table(run))
+    flagged = sum(1 for result in run.results if result.grade is not None and result.grade.flagged)
+    console.print(
+        f"{len(run.results)} conversations graded · {flagged} flagged · "
+        f"{run.delivery.posted} posts delivered (dry run) · database and payloads in {workdir}/"
+    )
+
+
+def grade(
+    source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the grade as JSON")] = False,
+) -> None:
+    """Grade documents and print the result; nothing is stored."""
+    name, raw = read_source(source)
+    console = Console()
+    for document in parse_documents(name, raw):
+        if document.conversation is None:
+            raise UserError(f"{document.where}: {document.violation}")
+        result = grade_conversation(document.conversation, rules=rules())
+        if as_json:
+            typer.echo(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        else:
+            print_grade(console, result, document.conversation)
+
+
+def serve() -> None:
+    """Run the HTTP server (ingest, health, Slack events) with the outbox relay."""
+    current = settings()
+    logging.basicConfig(
+        level=current.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    smith = wiring.build(current)
+    asyncio.run(wiring.serve(smith))
