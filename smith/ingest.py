@@ -6,7 +6,6 @@ conversation grade, new grades only for turns whose grade changed, and the posts
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from cerebrus import CheckRegistry, Rules, grade
@@ -14,7 +13,7 @@ from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade
 from gradecore.recording import conversation_machine_grade, turn_content_hash, turn_machine_grade
 from gradecore.store import PutOutcome, Store, Unit, content_hash, item_ref
-from gradecore.vocabulary import DimensionResult, Level
+from gradecore.vocabulary import Level
 from smith.outbox.policy import GradeIds, queue_posts
 
 
@@ -62,11 +61,12 @@ class Ingestor:
             record = unit.conversations.get(conversation.conversation_id)
             return record is not None and record.content_hash == content_hash(conversation)
 
-    def ingest(
-        self, conversation: Conversation, *, judged: Mapping[str, Sequence[DimensionResult]] | None = None
-    ) -> IngestResult:
+    def ingest(self, conversation: Conversation, *, graded: ConversationGrade | None = None) -> IngestResult:
+        """Store and grade; `graded` is a grade computed beforehand (with the judge lane, which is async)."""
         # Grading is pure, so it happens before the transaction opens and keeps the transaction short.
-        result = grade(conversation, rules=self.rules, registry=self.registry, judged=judged)
+        result = (
+            graded if graded is not None else grade(conversation, rules=self.rules, registry=self.registry)
+        )
         with self.store.unit() as unit:
             prop = conversation.property
             known = unit.properties.ensure(

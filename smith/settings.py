@@ -49,7 +49,7 @@ class Settings(BaseSettings):
     rules_file: Path | None = Field(default=None, validation_alias="SMITH_RULES_FILE")
     anthropic_api_key: SecretStr | None = Field(default=None, validation_alias="ANTHROPIC_API_KEY")
     anthropic_base_url: str | None = Field(default=None, validation_alias="ANTHROPIC_BASE_URL")
-    judge_model: str = Field(default="claude-sonnet-4-5", validation_alias="SMITH_JUDGE_MODEL")
+    judge_model: str = Field(default="claude-sonnet-4-6", validation_alias="SMITH_JUDGE_MODEL")
     judge_timeout_seconds: float = Field(default=30.0, gt=0, validation_alias="SMITH_JUDGE_TIMEOUT")
     judge_concurrency: int = Field(default=4, ge=1, validation_alias="SMITH_JUDGE_CONCURRENCY")
 

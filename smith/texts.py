@@ -14,6 +14,14 @@ _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _CHANNELS = {"email": "Email", "sms": "SMS", "voice": "Voice"}
 _ROLES = {"staff": "staff member"}
+_NOT_CHECKED_WHY = {
+    "not_applicable": "does not apply here",
+    "data_missing": "data missing",
+    "judge_lane_off": "judge lane off",
+    "judge_error": "judge unavailable",
+    "no_receipt": "judge gave no quote",
+    "too_short_to_tell": "too short to tell",
+}
 _JUDGED_SCORES = {0: "harmful", 1: "poor", 2: "minor issue", 3: "fine"}
 
 CORRECT_GRADE_BUTTON = "Correct grade"
@@ -59,6 +67,25 @@ def ownership_split(clara_layers: Sequence[str], our_layers: Sequence[str]) -> s
     claras = ", ".join(clara_layers) or "nothing"
     ours = ", ".join(our_layers) or "nothing"
     return f"Clara's part: {claras} · Ours (context/tools/data): {ours}"
+
+
+def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> str:
+    """`14 checks · not checked: tone, pacing — judge lane off`.
+
+    `not_checked` pairs a check's name with why (a NotCheckedWhy value); names sharing a why are
+    listed together, and check ids are turned into words.
+    """
+    noun = "check" if checks_run == 1 else "checks"
+    line = f"{checks_run} {noun}"
+    by_why: dict[str, list[str]] = {}
+    for check, why in not_checked:
+        names = by_why.setdefault(why, [])
+        if (name := check.replace("_", " ")) not in names:
+            names.append(name)
+    if by_why:
+        groups = [f"{', '.join(names)} — {_NOT_CHECKED_WHY.get(why, why)}" for why, names in by_why.items()]
+        line += " · not checked: " + " · ".join(groups)
+    return line
 
 
 def how_to_respond() -> str:

@@ -23,6 +23,7 @@ from gradecore.store.errors import (
 )
 from gradecore.store.grades import GradesRepo, item_ref
 from gradecore.store.guard import install_append_only_guard
+from gradecore.store.inbox import InboxRepo, PendingActsRepo
 from gradecore.store.outbox import OutboxRepo
 from gradecore.store.people import ROLES, IdentitiesRepo, UsersRepo, normalise_email
 from gradecore.store.properties import PropertiesRepo
@@ -59,6 +60,8 @@ class Unit:
         self.verdicts = VerdictsRepo(session)
         self.principles = PrinciplesRepo(session)
         self.outbox = OutboxRepo(session)
+        self.inbox = InboxRepo(session)
+        self.pending_acts = PendingActsRepo(session)
 
 
 class Store:

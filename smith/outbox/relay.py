@@ -179,12 +179,17 @@ class Relay:
             stats.posted += 1
         return stats
 
-    async def _send(self, post: SlackPost, target_ts: str | None) -> str:
+    async def _send(self, post: SlackPost, target_ts: str | None) -> str | None:
         assert post.channel is not None
         if post.operation == "update":
             assert target_ts is not None
             await self._transport.update(post.channel, target_ts, post.payload)
             return target_ts
+        if post.operation == "ephemeral":
+            # Ephemerals leave no trace to look up; resending one after an ambiguous failure is harmless.
+            user = str(post.payload["user"])
+            await self._transport.post_ephemeral(post.channel, user, post.payload, thread_ts=post.thread_ts)
+            return None
         try:
             return await self._transport.post(post.channel, post.payload, thread_ts=target_ts)
         except PermanentFailure as exc:

@@ -49,6 +49,12 @@ class Transport(Protocol):
         """Edit a message in place (idempotent: the same payload twice leaves the same message)."""
         ...
 
+    async def post_ephemeral(
+        self, channel: str, user: str, payload: Payload, *, thread_ts: str | None
+    ) -> None:
+        """Show a message to one person only (it never appears in history, so it cannot be looked up)."""
+        ...
+
     async def find_posted(
         self, channel: str, idempotency_key: str, *, thread_ts: str | None, oldest: datetime
     ) -> str | None:

@@ -45,6 +45,14 @@ class DryRunTransport:
         self._print("└─")
         self._remember(ts, payload, suffix="-edit")
 
+    async def post_ephemeral(
+        self, channel: str, user: str, payload: Payload, *, thread_ts: str | None
+    ) -> None:
+        self._print(f"┌─ #{channel} · only visible to {user}")
+        for line in render_payload(payload, indent="│ "):
+            self._print(line)
+        self._print("└─")
+
     async def find_posted(
         self, channel: str, idempotency_key: str, *, thread_ts: str | None, oldest: datetime
     ) -> str | None:

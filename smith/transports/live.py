@@ -88,6 +88,19 @@ class LiveTransport:
             )
         )
 
+    async def post_ephemeral(
+        self, channel: str, user: str, payload: Payload, *, thread_ts: str | None
+    ) -> None:
+        await self._call(
+            self._client.chat_postEphemeral(
+                channel=channel,
+                user=user,
+                text=payload["text"],
+                blocks=payload.get("blocks"),
+                thread_ts=thread_ts,
+            )
+        )
+
     async def find_posted(
         self, channel: str, idempotency_key: str, *, thread_ts: str | None, oldest: datetime
     ) -> str | None:

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from sqlalchemy.exc import SQLAlchemyError
 
-from cerebrus.judge import JudgeLane
+from cerebrus.judge import JudgeLane, grade_with_judge
 from gradecore.contract import MAX_DOCUMENT_BYTES, ContractViolation, parse_conversation
 from smith.ingest import Ingestor
 

@@ -1,0 +1,154 @@
+"""Turning the judge's tool output into DimensionResults, receipt first.
+
+A score counts only when its quote is a verbatim substring of the draft; otherwise it is voided
+(`not_checked`, `no_receipt`). Anything the lane could not get a usable answer for is `not_checked`,
+`judge_error`: "could not grade" is data, never a failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from cerebrus.redact import redact
+from cerebrus.text import mask_codes
+from gradecore.contract import Turn
+from gradecore.vocabulary import (
+    DimensionResult,
+    Evidence,
+    Kind,
+    Layer,
+    Level,
+    NotCheckedWhy,
+    Outcome,
+    Owner,
+    Reason,
+    Scope,
+    Span,
+)
+
+_LAYERS = {"tone": Layer.TONE, "pacing": Layer.PACING}
+LEVEL_BY_SCORE = {0: Level.BLOCK, 1: Level.HOLD, 2: Level.REPAIR, 3: Level.PASS}
+_SLUGS = {
+    "tone": ("harmful_tone", "poor_tone", "tone_needs_polish", "tone_fine"),
+    "pacing": ("harmful_pacing", "poor_pacing", "pacing_needs_polish", "pacing_fine"),
+}
+_MAX_SENTENCE = 280
+
+
+class JudgedScore(BaseModel):
+    """One dimension of the `record_scores` tool input, validated strictly (no "3" for 3)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    score: int = Field(ge=0, le=3)
+    quote: str
+    reason: str
+
+
+def parse_score(raw: object) -> JudgedScore | None:
+    """The validated score, or None when the tool output for this dimension is malformed."""
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return JudgedScore.model_validate(raw)
+    except ValidationError:
+        return None
+
+
+def _sentence(text: str, fallback: str) -> str:
+    # The reason is model output shown to staff: one line, bounded, never empty.
+    flat = " ".join(text.split())
+    if not flat:
+        return fallback
+    return flat if len(flat) <= _MAX_SENTENCE else flat[: _MAX_SENTENCE - 1].rstrip() + "…"
+
+
+def _result(
+    check: str,
+    *,
+    outcome: Outcome,
+    level: Level,
+    reason: Reason,
+    calibrated: AbstractSet[str],
+    evidence: tuple[Evidence, ...],
+    why: NotCheckedWhy | None = None,
+    score: int | None = None,
+) -> DimensionResult:
+    return DimensionResult(
+        check=check,
+        layer=_LAYERS[check],
+        owner=Owner.CLARA,
+        kind=Kind.JUDGED,
+        scope=Scope.TURN,
+        outcome=outcome,
+        level=level,
+        reason=reason,
+        evidence=evidence,
+        not_checked_why=why,
+        score=score,
+        # Advisory until an operator marks the dimension calibrated in the rules (SPEC §3.3).
+        colours_verdict=check in calibrated,
+    )
+
+
+def scored_result(
+    check: str, judged: JudgedScore, *, draft: str, turn: Turn, calibrated: AbstractSet[str]
+) -> DimensionResult:
+    """A valid score with its receipt, or `no_receipt` when the quote is not in the draft."""
+    start = draft.find(judged.quote) if judged.quote.strip() else -1
+    if start < 0:
+        return not_checked(
+            check,
+            NotCheckedWhy.NO_RECEIPT,
+            turn=turn,
+            calibrated=calibrated,
+            sentence=f"The judge's quote for {check} is not in the draft, so its score was discarded.",
+        )
+    span = Span(start=start, end=start + len(judged.quote))
+    evidence = Evidence(message_id=turn.message_id, turn_id=turn.id, quote=judged.quote, span=span)
+    level = LEVEL_BY_SCORE[judged.score]
+    fallback = f"The judge scored {check} {judged.score} of 3."
+    return _result(
+        check,
+        outcome=Outcome.PASS if judged.score == 3 else Outcome.FAIL,
+        level=level,
+        reason=Reason(slug=_SLUGS[check][judged.score], sentence=_sentence(judged.reason, fallback)),
+        calibrated=calibrated,
+        evidence=(evidence,),
+        score=judged.score,
+    )
+
+
+def not_checked(
+    check: str,
+    why: NotCheckedWhy,
+    *,
+    turn: Turn,
+    calibrated: AbstractSet[str],
+    sentence: str | None = None,
+    detail: str | None = None,
+) -> DimensionResult:
+    text = sentence or f"The judge could not score {check} for this turn."
+    return _result(
+        check,
+        outcome=Outcome.NOT_CHECKED,
+        level=Level.PASS,
+        reason=Reason(slug=why.value, sentence=text),
+        calibrated=calibrated,
+        evidence=(Evidence(message_id=turn.message_id, turn_id=turn.id, detail=detail),),
+        why=why,
+    )
+
+
+def redacted(result: DimensionResult, codes: tuple[str, ...]) -> DimensionResult:
+    """No access code leaves in clear: the receipt was verified first, then its quote is dropped and
+    the judge's own sentence masked (`••21`), as for every deterministic check."""
+    if not codes:
+        return result
+    cleaned = redact(result, codes)
+    sentence = mask_codes(cleaned.reason.sentence, codes)
+    if sentence == cleaned.reason.sentence:
+        return cleaned
+    return cleaned.model_copy(update={"reason": cleaned.reason.model_copy(update={"sentence": sentence})})

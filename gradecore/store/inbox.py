@@ -1,0 +1,98 @@
+"""The inbox: Slack events recorded durably before they are acked, processed after.
+
+Keyed by Slack's `event_id`, so a retried delivery (`X-Slack-Retry-Num`) finds its first copy and is
+not processed twice. Rows left unprocessed by a crash are picked up at start-up and periodically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from gradecore.entities import PendingAct, SlackEvent, utcnow
+
+
+class InboxRepo:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def record(self, event_id: str, kind: str, payload: dict[str, Any]) -> bool:
+        """Insert the raw event; False when it was already recorded (a retry or a replica's copy)."""
+        if self._session.get(SlackEvent, event_id) is not None:
+            return False
+        try:
+            with self._session.begin_nested():
+                self._session.add(SlackEvent(event_id=event_id, kind=kind, payload=payload))
+        except IntegrityError:  # another replica inserted it between our read and our write
+            return False
+        return True
+
+    def get(self, event_id: str) -> SlackEvent | None:
+        return self._session.get(SlackEvent, event_id)
+
+    def claim(self, event_id: str) -> SlackEvent | None:
+        """Lock an unprocessed event for processing (skipping one a replica holds, on PostgreSQL)."""
+        query = select(SlackEvent).where(
+            SlackEvent.event_id == event_id, col(SlackEvent.processed_at).is_(None)
+        )
+        if self._session.get_bind().dialect.name == "postgresql":
+            query = query.with_for_update(skip_locked=True)
+        return self._session.exec(query).first()
+
+    def unprocessed(self, *, older_than: datetime, limit: int = 200) -> Sequence[str]:
+        query = (
+            select(SlackEvent.event_id)
+            .where(col(SlackEvent.processed_at).is_(None), col(SlackEvent.received_at) < older_than)
+            .order_by(col(SlackEvent.received_at))
+            .limit(limit)
+        )
+        return self._session.exec(query).all()
+
+    def finish(self, event_id: str, outcome: str) -> None:
+        statement = (
+            update(SlackEvent)
+            .where(col(SlackEvent.event_id) == event_id)
+            .values(processed_at=utcnow(), outcome=outcome[:256], attempts=SlackEvent.attempts + 1)
+        )
+        self._session.exec(statement)
+
+    def count_attempt(self, event_id: str, error: str) -> None:
+        statement = (
+            update(SlackEvent)
+            .where(col(SlackEvent.event_id) == event_id)
+            .values(attempts=SlackEvent.attempts + 1, outcome=f"error: {error}"[:256])
+        )
+        self._session.exec(statement)
+
+
+class PendingActsRepo:
+    """Acts by Slack users who map to no User yet. No User, no verdict: these wait for a link."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def add(self, pending: PendingAct) -> tuple[PendingAct, bool]:
+        existing = self._session.exec(select(PendingAct).where(PendingAct.act_key == pending.act_key)).first()
+        if existing is not None:
+            return existing, False
+        self._session.add(pending)
+        self._session.flush()
+        return pending, True
+
+    def open_for(self, slack_user_id: str) -> Sequence[PendingAct]:
+        query = (
+            select(PendingAct)
+            .where(PendingAct.slack_user_id == slack_user_id, col(PendingAct.resolved_at).is_(None))
+            .order_by(col(PendingAct.created_at), col(PendingAct.id))
+        )
+        return self._session.exec(query).all()
+
+    def resolve(self, pending: PendingAct, verdict_id: int | None) -> None:
+        pending.resolved_at, pending.verdict_id = utcnow(), verdict_id
+        self._session.add(pending)
+        self._session.flush()

@@ -1,0 +1,85 @@
+"""Who acted: a Slack user mapped to a staff User through SlackIdentity, else by users.info e-mail.
+
+No User, no verdict: an unknown person's act waits as pending until an admin links them. Provenance is
+never weakened by guessing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Protocol
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from gradecore.entities import User
+from gradecore.store import Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SlackProfile:
+    email: str | None
+    is_bot: bool
+
+
+class Directory(Protocol):
+    async def profile(self, slack_user_id: str) -> SlackProfile | None: ...
+
+
+class SlackDirectory:
+    """users.info through a client that retries 429s on reads (slack_sdk's rate-limit handler)."""
+
+    def __init__(self, client: AsyncWebClient) -> None:
+        self._client = client
+
+    async def profile(self, slack_user_id: str) -> SlackProfile | None:
+        try:
+            response = await self._client.users_info(user=slack_user_id)
+        except SlackApiError as exc:
+            log.warning("users.info %s failed: %s", slack_user_id, exc.response.get("error"))
+            return None
+        user = response.get("user") or {}
+        email = (user.get("profile") or {}).get("email")
+        return SlackProfile(email=email, is_bot=bool(user.get("is_bot")) or slack_user_id == "USLACKBOT")
+
+
+@dataclass(frozen=True)
+class Resolution:
+    user: User | None
+    is_bot: bool = False
+
+    @property
+    def may_grade(self) -> bool:
+        return self.user is not None and self.user.active
+
+
+async def resolve(store: Store, directory: Directory, slack_user_id: str, team_id: str = "") -> Resolution:
+    known = await asyncio.to_thread(_linked_user, store, slack_user_id)
+    if known is not None:
+        return Resolution(known)
+    profile = await directory.profile(slack_user_id)
+    if profile is None:
+        return Resolution(None)
+    if profile.is_bot:
+        return Resolution(None, is_bot=True)
+    if not profile.email:
+        return Resolution(None)
+    email = profile.email
+    return Resolution(await asyncio.to_thread(_link_by_email, store, slack_user_id, email, team_id))
+
+
+def _linked_user(store: Store, slack_user_id: str) -> User | None:
+    with store.unit() as unit:
+        return unit.identities.user_for(slack_user_id)
+
+
+def _link_by_email(store: Store, slack_user_id: str, email: str, team_id: str) -> User | None:
+    with store.unit() as unit:
+        user = unit.users.by_email(email)
+        if user is not None:
+            unit.identities.link(slack_user_id, user, linked_by="email", team_id=team_id)
+        return user
