@@ -1,0 +1,32 @@
+"""Cerebrus: the grading engine. `cerebrus.grade(conversation) -> ConversationGrade`, no Slack needed.
+
+Deterministic checks live one per module in `cerebrus.checks`; the rules they read come from code
+defaults, optionally overridden by a rules file (`load_rules`).
+"""
+
+from __future__ import annotations
+
+from cerebrus.engine import grade
+from cerebrus.registry import CheckRegistry, CheckSpec, check, default_registry
+from cerebrus.rules import JUDGED_DIMENSION_IDS, Rules, RulesError, load_rules
+from cerebrus.version import ENGINE_VERSION
+
+
+def check_ids() -> tuple[str, ...]:
+    """The ids of the shipped deterministic checks, in registry order."""
+    return default_registry().ids
+
+
+__all__ = [
+    "ENGINE_VERSION",
+    "JUDGED_DIMENSION_IDS",
+    "CheckRegistry",
+    "CheckSpec",
+    "Rules",
+    "RulesError",
+    "check",
+    "check_ids",
+    "default_registry",
+    "grade",
+    "load_rules",
+]

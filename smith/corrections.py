@@ -5,8 +5,8 @@ had, why, and the principles it rests on. A reply that names no level is kept as
 only counts inside a correction phrase: a false correction is recorded silently as a verdict, while a
 missed one becomes a note and the grader is told how to phrase it, so the parser errs towards notes.
 
-Phrases (case- and accent-insensitive, anywhere in the reply, the first one wins; a Spanish phrase
-right after "no" is negated and skipped):
+Phrases (case- and accent-insensitive, anywhere in the reply, the first one wins; a phrase
+right after "no"/"not" is negated and skipped):
     en: should be X · should have been X · should've been X · expected X · expected: X ·
         expected level: X
     es: debería ser X · debería haber sido X · debió ser X · debió haber sido X · tendría que ser X ·
@@ -51,10 +51,10 @@ LEVEL_WORDS: Mapping[str, Level] = {
     "bloqueado": Level.BLOCK,
 }
 
-_BE = r"(?:be|have\s+been|'ve\s+been)"
+_BE = r"(?:\s+be|\s+have\s+been|'ve\s+been)"
 _SER = r"(?:ser|haber\s+sido)"
 _PHRASE = (
-    rf"should\s+{_BE}|expected(?:\s+level)?|deberia\s+{_SER}|debio\s+{_SER}|tendria\s+que\s+{_SER}"
+    rf"should{_BE}|expected(?:\s+level)?|deberia\s+{_SER}|debio\s+{_SER}|tendria\s+que\s+{_SER}"
     r"|(?:nivel\s+)?esperado"
 )
 # Matched against the folded reply; `level` ends the match, so what follows it is the reason.
@@ -62,7 +62,7 @@ _CORRECTION = re.compile(
     rf"(?<![\w'])(?P<phrase>{_PHRASE})\s*[:=]?\s*(?:(?:a|an|un|una)\s+)?"
     rf"(?P<level>{'|'.join(sorted(LEVEL_WORDS, key=len, reverse=True))})(?!\w)"
 )
-_NEGATED = re.compile(r"(?<!\w)no\s+$")
+_NEGATED = re.compile(r"(?<!\w)(?:no|not)\s+$")
 
 # Slack markup: <@U123>, <#C123|general>, <!here>, <https://x|label>, <mailto:a@b|a@b>.
 _MARKUP = re.compile(r"<([@#!][^<>]*|[a-zA-Z][a-zA-Z0-9+.-]*:[^<>]*)>")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -83,9 +83,21 @@ def store(engine: Engine) -> Store:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Every test that touches the database runs once on SQLite and once on PostgreSQL."""
-    if "empty_engine" in metafunc.fixturenames:
+    """Every test that touches the database runs once on SQLite and once on PostgreSQL.
+
+    A test that parametrises `empty_engine` itself (`["postgres"]` for a PostgreSQL-only behaviour such
+    as SKIP LOCKED) keeps its own choice.
+    """
+    chosen = any(
+        "empty_engine" in _argnames(marker.args[0])
+        for marker in metafunc.definition.iter_markers("parametrize")
+    )
+    if "empty_engine" in metafunc.fixturenames and not chosen:
         metafunc.parametrize("empty_engine", ["sqlite", "postgres"], indirect=True)
+
+
+def _argnames(argnames: str | Sequence[str]) -> list[str]:
+    return [name.strip() for name in argnames.split(",")] if isinstance(argnames, str) else list(argnames)
 
 
 def load_demo(name: str) -> bytes:

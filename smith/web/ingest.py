@@ -49,14 +49,14 @@ def make_ingest_handler(
             status = 413 if "2 MiB" in str(violation) else 422
             return _problem(status, "the document breaks the contract", errors=violation.as_json())
         try:
-            judged = None
-            if (
-                judge is not None
-                and judge.enabled
-                and not await asyncio.to_thread(ingestor.is_unchanged, conversation)
-            ):
-                judged = (await judge.judge_conversation(conversation)).judged
-            result = await asyncio.to_thread(ingestor.ingest, conversation, judged=judged)
+            graded = None
+            # The judge costs tokens: spend them only on a document not already ingested as is.
+            if judge is not None and judge.enabled:
+                if not await asyncio.to_thread(ingestor.is_unchanged, conversation):
+                    graded = await grade_with_judge(
+                        conversation, judge, rules=ingestor.rules, registry=ingestor.registry
+                    )
+            result = await asyncio.to_thread(ingestor.ingest, conversation, graded=graded)
         except SQLAlchemyError as exc:
             log.error(
                 "ingest of %s failed on the database: %s", conversation.conversation_id, type(exc).__name__
