@@ -17,7 +17,12 @@ def check_ids() -> tuple[str, ...]:
     return default_registry().ids
 
 
+CHECK_IDS: tuple[str, ...] = check_ids()
+"""The shipped deterministic check ids; `JUDGED_DIMENSION_IDS` lists the judged ones (tone, pacing)."""
+
+
 __all__ = [
+    "CHECK_IDS",
     "ENGINE_VERSION",
     "JUDGED_DIMENSION_IDS",
     "CheckRegistry",

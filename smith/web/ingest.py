@@ -16,7 +16,8 @@ from aiohttp import web
 from sqlalchemy.exc import SQLAlchemyError
 
 from cerebrus.judge import JudgeLane, grade_with_judge
-from gradecore.contract import MAX_DOCUMENT_BYTES, ContractViolation, parse_conversation
+from gradecore.contract import MAX_DOCUMENT_BYTES, ContractViolation, Conversation, parse_conversation
+from gradecore.grades import ConversationGrade
 from smith.ingest import Ingestor
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,15 @@ def make_ingest_handler(
     ingestor: Ingestor, token: str | None, judge: JudgeLane | None = None
 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     expected = f"Bearer {token}".encode() if token else None
+
+    async def judged_grade(conversation: Conversation) -> ConversationGrade | None:
+        """The grade with the judge lane, or None to let ingest grade deterministically."""
+        if judge is None or not judge.enabled:
+            return None
+        # The judge costs tokens: spend them only on a document not already ingested as is.
+        if await asyncio.to_thread(ingestor.is_unchanged, conversation):
+            return None
+        return await grade_with_judge(conversation, judge, rules=ingestor.rules, registry=ingestor.registry)
 
     async def handle_ingest(request: web.Request) -> web.StreamResponse:
         given = request.headers.get("Authorization", "").encode()
@@ -49,13 +59,7 @@ def make_ingest_handler(
             status = 413 if "2 MiB" in str(violation) else 422
             return _problem(status, "the document breaks the contract", errors=violation.as_json())
         try:
-            graded = None
-            # The judge costs tokens: spend them only on a document not already ingested as is.
-            if judge is not None and judge.enabled:
-                if not await asyncio.to_thread(ingestor.is_unchanged, conversation):
-                    graded = await grade_with_judge(
-                        conversation, judge, rules=ingestor.rules, registry=ingestor.registry
-                    )
+            graded = await judged_grade(conversation)
             result = await asyncio.to_thread(ingestor.ingest, conversation, graded=graded)
         except SQLAlchemyError as exc:
             log.error(
