@@ -14,6 +14,14 @@ _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _CHANNELS = {"email": "Email", "sms": "SMS", "voice": "Voice"}
 _ROLES = {"staff": "staff member"}
+_WRITERS = {
+    "prospect": "the prospect",
+    "resident": "the resident",
+    "vendor": "the vendor",
+    "staff": "staff",
+    "clara": "Clara",
+    "system": "an automated message",
+}
 _NOT_CHECKED_WHY = {
     "not_applicable": "does not apply here",
     "data_missing": "data missing",
@@ -136,6 +144,11 @@ def receipt_quote(quote: str) -> str:
     return f"“{quote}”"
 
 
+def receipt_message(role: str, text: str) -> str:
+    """`the prospect wrote: “…”`; who wrote it in words, never a participant id."""
+    return f"{_WRITERS.get(role, 'someone')} wrote: “{text}”"
+
+
 def receipt_tool(tool_name: str, step_number: int | None) -> str:
     where = f" (step {step_number} of the loop)" if step_number is not None else ""
     return f"tool {tool_name}{where}"
@@ -219,3 +232,83 @@ def delivery_failed_notice(cause: str, channel: str | None) -> tuple[str, str]:
         "fix the cause, then run `smith outbox --retry-failed`."
     )
     return "Smith could not deliver a post", body
+
+
+# --- listening: answers to people in Slack ---------------------------------------------------------
+
+
+def note_hint() -> tuple[str, str]:
+    """Told once per person per thread when a reply names no expected level."""
+    return (
+        "Thanks — kept as a note",
+        'To make it a test case, name the level you expected and why, e.g. "Should be PASS — the '
+        'arrival section exists". Add #tags for the principle it rests on.',
+    )
+
+
+def not_linked() -> tuple[str, str]:
+    """Told once when someone whose Slack account maps to no staff user grades a post."""
+    return (
+        "Your Slack account is not linked to Smith yet",
+        "Your reaction or reply is saved and will count as soon as an admin links your account "
+        "(`/smith link @you your-email`).",
+    )
+
+
+MODAL_TITLE = "Correct the grade"
+MODAL_SUBMIT = "Save"
+MODAL_CLOSE = "Cancel"
+MODAL_LEVEL_LABEL = "What should the grade be?"
+MODAL_LEVEL_PLACEHOLDER = "Pick a level"
+MODAL_PRINCIPLES_LABEL = "Which principles does it rest on?"
+MODAL_NEW_PRINCIPLE_LABEL = "+ new principle (a short name)"
+MODAL_REASON_LABEL = "Why?"
+MODAL_ERROR_LEVEL = "Pick the level you expected."
+MODAL_ERROR_PRINCIPLE = "You disagree with Smith's grade: pick a principle above or name a new one here."
+MODAL_ERROR_PRINCIPLE_NAME = "Use letters or numbers for the principle's name."
+
+
+def modal_machine_said(level: str, headline: str) -> str:
+    return f"Smith graded this *{level.upper()} · {headline.replace('_', ' ')}*."
+
+
+# --- /smith ---------------------------------------------------------------------------------------
+
+
+def command_help() -> str:
+    return (
+        "*/smith stats* — this channel's last 30 days: graded, flagged, reaction rate, agreement\n"
+        "*/smith link @person email* — (admins) link a Slack account to a staff user\n"
+        "*/smith help* — this message\n"
+        'On a Smith post: 👍 the grade is right · 👎 it is wrong — reply "Should be PASS — why".'
+    )
+
+
+def stats_no_property() -> str:
+    return "No property posts to this channel, so there is nothing to count here."
+
+
+def stats_line(graded: int, flagged: int, reacted: int, agreement: float | None, *, days: int) -> str:
+    rate = "—" if flagged == 0 else f"{reacted / flagged:.0%}"
+    agreeing = "no graded reactions yet" if agreement is None else f"{agreement:.0%} agree with Smith"
+    return (
+        f"Last {days} days: {graded} graded · {flagged} flagged · "
+        f"{reacted} of {flagged} reacted ({rate}) · {agreeing}"
+    )
+
+
+def link_usage() -> str:
+    return "Usage: `/smith link @person their-email@example.com`"
+
+
+def link_admins_only() -> str:
+    return "Only Smith admins can link accounts."
+
+
+def link_failed(problem: str) -> str:
+    return f"Could not link: {problem}."
+
+
+def linked(slack_user_id: str, email: str, attributed: int) -> str:
+    waiting = f" {attributed} earlier reaction(s)/repl(ies) now count." if attributed else ""
+    return f"Linked <@{slack_user_id}> to {email}.{waiting}"

@@ -53,6 +53,15 @@ class OutboxRepo:
         query = select(SlackPost).where(SlackPost.channel == channel, SlackPost.ts == ts)
         return self._session.exec(query.where(SlackPost.operation == "post")).first()
 
+    def thread_posts(self, parent: SlackPost) -> Sequence[SlackPost]:
+        """The parent and its posted turn replies, in thread order."""
+        query = select(SlackPost).where(
+            or_(col(SlackPost.id) == parent.id, col(SlackPost.parent_post_id) == parent.id),
+            col(SlackPost.operation) == "post",
+            col(SlackPost.ts).is_not(None),
+        )
+        return sorted(self._session.exec(query).all(), key=lambda post: float(post.ts or 0))
+
     def list(self, status: str | None = None, limit: int = 200) -> Sequence[SlackPost]:
         query = select(SlackPost)
         if status is not None:

@@ -70,6 +70,22 @@ class VerdictsRepo:
         query = select(GradeVerdict).where(GradeVerdict.item_type == item_type, GradeVerdict.item_ref == ref)
         return self._session.exec(query.order_by(col(GradeVerdict.created_at), col(GradeVerdict.id))).all()
 
+    def for_conversations(self, conversation_ids: Iterable[str]) -> Sequence[GradeVerdict]:
+        ids = list(dict.fromkeys(conversation_ids))
+        if not ids:
+            return []
+        query = select(GradeVerdict).where(col(GradeVerdict.conversation_id).in_(ids))
+        return self._session.exec(query.order_by(col(GradeVerdict.created_at), col(GradeVerdict.id))).all()
+
+    def latest_for_property(self, property_id: str) -> GradeVerdict | None:
+        query = select(GradeVerdict).where(GradeVerdict.property_id == property_id)
+        return self._session.exec(query.order_by(col(GradeVerdict.created_at).desc()).limit(1)).first()
+
+    def by_slack_message(self, channel: str, ts: str) -> Sequence[GradeVerdict]:
+        """Every act a Slack message (a threaded reply and its edits) produced."""
+        query = select(GradeVerdict).where(GradeVerdict.slack_channel == channel, GradeVerdict.slack_ts == ts)
+        return self._session.exec(query.order_by(col(GradeVerdict.id))).all()
+
     def since(self, start: datetime, end: datetime | None = None) -> Sequence[GradeVerdict]:
         """Verdicts in a bounded window (an index range on created_at)."""
         query = select(GradeVerdict).where(col(GradeVerdict.created_at) >= start)

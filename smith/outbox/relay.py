@@ -203,9 +203,7 @@ class Relay:
         assert post.channel is not None
         thread_ts = target_ts if post.kind == "turn" or post.thread_ts else None
         try:
-            found = await self._transport.find_posted(
-                post.channel, post.idempotency_key, thread_ts=thread_ts, oldest=post.created_at
-            )
+            found = await self._transport.find_posted(post.channel, post.idempotency_key, thread_ts=thread_ts)
         except DeliveryFailure as exc:
             if post.lookups_failed + 1 >= self._config.max_lookup_failures:
                 log.warning(

@@ -6,7 +6,6 @@ retries a post on its own.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Protocol
 
 Payload = dict[str, Any]  # {"text": …, "blocks": […], "metadata": {"event_type": …, "event_payload": {…}}}
@@ -55,9 +54,7 @@ class Transport(Protocol):
         """Show a message to one person only (it never appears in history, so it cannot be looked up)."""
         ...
 
-    async def find_posted(
-        self, channel: str, idempotency_key: str, *, thread_ts: str | None, oldest: datetime
-    ) -> str | None:
+    async def find_posted(self, channel: str, idempotency_key: str, *, thread_ts: str | None) -> str | None:
         """The ts of a message already carrying this idempotency key in its metadata, if any."""
         ...
 

@@ -9,7 +9,6 @@ import itertools
 import json
 import time
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 
 from smith.transports.base import Payload
@@ -53,9 +52,7 @@ class DryRunTransport:
             self._print(line)
         self._print("└─")
 
-    async def find_posted(
-        self, channel: str, idempotency_key: str, *, thread_ts: str | None, oldest: datetime
-    ) -> str | None:
+    async def find_posted(self, channel: str, idempotency_key: str, *, thread_ts: str | None) -> str | None:
         return self._sent.get(idempotency_key)
 
     async def join(self, channel: str) -> bool:

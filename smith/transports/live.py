@@ -7,7 +7,6 @@ this client retries nothing; the relay decides, after looking the post up when t
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from datetime import datetime
 from typing import Any
 
 import aiohttp
@@ -47,6 +46,7 @@ PERMANENT_ERRORS = frozenset(
 # Errors Slack returns when it failed on its side: the message may or may not have been stored.
 _AMBIGUOUS_ERRORS = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout"})
 _LOOKUP_PAGE = 200
+_LOOKUP_MAX_PAGES = 5  # a Smith thread is a parent, its flagged turns and a few staff replies
 
 
 def build_post_client(token: str, *, base_url: str | None, timeout: float = 15.0) -> AsyncWebClient:
@@ -101,27 +101,39 @@ class LiveTransport:
             )
         )
 
-    async def find_posted(
-        self, channel: str, idempotency_key: str, *, thread_ts: str | None, oldest: datetime
-    ) -> str | None:
-        oldest_ts = f"{oldest.timestamp() - 60:.6f}"  # a minute of slack for clock skew
+    async def find_posted(self, channel: str, idempotency_key: str, *, thread_ts: str | None) -> str | None:
+        # No `oldest` bound: it would compare our clock with Slack's, and a relay host running ahead
+        # would never find its own post and send it twice. The history answers newest first, so the
+        # first page holds a post sent moments ago; a thread answers oldest first, so it is paged.
         if thread_ts is None:
-            call = self._client.conversations_history(
-                channel=channel, oldest=oldest_ts, include_all_metadata=True, limit=_LOOKUP_PAGE
+            response = await self._read(
+                self._client.conversations_history(
+                    channel=channel, include_all_metadata=True, limit=_LOOKUP_PAGE
+                )
             )
-        else:
-            call = self._client.conversations_replies(
-                channel=channel, ts=thread_ts, oldest=oldest_ts, include_all_metadata=True, limit=_LOOKUP_PAGE
+            return _ts_with_key(response, idempotency_key)
+        cursor: str | None = None
+        for _ in range(_LOOKUP_MAX_PAGES):
+            response = await self._read(
+                self._client.conversations_replies(
+                    channel=channel,
+                    ts=thread_ts,
+                    include_all_metadata=True,
+                    limit=_LOOKUP_PAGE,
+                    cursor=cursor,
+                )
             )
+            found = _ts_with_key(response, idempotency_key)
+            cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
+            if found is not None or not response.get("has_more") or cursor is None:
+                return found
+        return None
+
+    async def _read(self, call: Awaitable[AsyncSlackResponse]) -> dict[str, Any]:
         try:
-            response = await self._call(call)
+            return await self._call(call)
         except AmbiguousFailure as exc:  # a read cannot be ambiguous; it simply failed
             raise TransientFailure(str(exc)) from None
-        for message in response.get("messages") or []:
-            payload = (message.get("metadata") or {}).get("event_payload") or {}
-            if payload.get("idempotency_key") == idempotency_key:
-                return str(message["ts"])
-        return None
 
     async def join(self, channel: str) -> bool:
         try:
@@ -139,6 +151,14 @@ class LiveTransport:
         except (TimeoutError, aiohttp.ClientError, ConnectionError) as exc:
             raise AmbiguousFailure(f"{type(exc).__name__}: {exc}".strip(": ")) from None
         return dict(response.data) if isinstance(response.data, dict) else {}
+
+
+def _ts_with_key(response: dict[str, Any], idempotency_key: str) -> str | None:
+    for message in response.get("messages") or []:
+        payload = (message.get("metadata") or {}).get("event_payload") or {}
+        if payload.get("idempotency_key") == idempotency_key:
+            return str(message["ts"])
+    return None
 
 
 def _classify(exc: SlackApiError) -> Exception:

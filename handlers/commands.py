@@ -1,0 +1,72 @@
+"""`/smith stats | link @user email | help`."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any
+
+from slack_bolt.async_app import AsyncAck, AsyncRespond
+
+from gradecore.entities import utcnow
+from gradecore.store import Store, StoreError
+from handlers.services import ListenerServices
+from smith import texts
+from smith.listening.linking import link_identity
+from smith.stats import window_stats
+
+_MENTION = re.compile(r"<@([A-Z0-9]+)(?:\|[^>]*)?>")
+_EMAIL = re.compile(r"<mailto:([^|>]+)(?:\|[^>]*)?>|(\S+@\S+)")
+STATS_WINDOW = timedelta(days=30)
+
+
+def _stats_text(store: Store, channel: str) -> str:
+    with store.unit() as unit:
+        properties = [p.id for p in unit.properties.list() if p.slack_channel_id == channel]
+        if not properties:
+            return texts.stats_no_property()
+        end = utcnow()
+        stats = window_stats(unit, properties, end - STATS_WINDOW, end)
+        return texts.stats_line(
+            stats.graded, stats.below, stats.reacted, stats.agreement, days=STATS_WINDOW.days
+        )
+
+
+def _is_admin(store: Store, slack_user_id: str) -> bool:
+    with store.unit() as unit:
+        user = unit.identities.user_for(slack_user_id)
+        return user is not None and user.active and user.role == "admin"
+
+
+def _link(store: Store, text: str) -> str:
+    mention, email = _MENTION.search(text), _EMAIL.search(_MENTION.sub("", text))
+    if mention is None or email is None:
+        return texts.link_usage()
+    address = email.group(1) or email.group(2)
+    try:
+        result = link_identity(store, mention.group(1), address, linked_by="admin")
+    except StoreError as exc:
+        return texts.link_failed(str(exc))
+    return texts.linked(mention.group(1), result.user.email, result.attributed)
+
+
+def handle_smith_command(services: ListenerServices) -> Callable[..., Awaitable[None]]:
+    async def handle_smith(ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond) -> None:
+        await ack()
+        words = str(command.get("text", "")).strip().split(maxsplit=1)
+        verb = words[0].lower() if words else "help"
+        if verb == "stats":
+            await respond(
+                await asyncio.to_thread(_stats_text, services.store, str(command.get("channel_id", "")))
+            )
+        elif verb == "link":
+            if not await asyncio.to_thread(_is_admin, services.store, str(command.get("user_id", ""))):
+                await respond(texts.link_admins_only())
+                return
+            await respond(await asyncio.to_thread(_link, services.store, words[1] if len(words) > 1 else ""))
+        else:
+            await respond(texts.command_help())
+
+    return handle_smith

@@ -1,0 +1,46 @@
+"""Reaction and message events: recorded durably before the ack, processed right after it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from slack_bolt.context.async_context import AsyncBoltContext
+
+from gradecore.store import Store
+from handlers.services import ListenerServices
+
+Next = Callable[[], Awaitable[None]]
+
+
+def _record(store: Store, event_id: str, kind: str, body: dict[str, Any]) -> bool:
+    with store.unit() as unit:
+        return unit.inbox.record(event_id, kind, body)
+
+
+def record_in_inbox(services: ListenerServices) -> Callable[..., Awaitable[None]]:
+    """Listener middleware (not global): one insert keyed by event_id, before Bolt acks the event."""
+
+    async def inbox_middleware(body: dict[str, Any], context: AsyncBoltContext, next: Next) -> None:
+        event_id = str(body.get("event_id") or "")
+        kind = str((body.get("event") or {}).get("type", "unknown"))
+        context["inbox_new"] = bool(event_id) and await asyncio.to_thread(
+            _record, services.store, event_id, kind, body
+        )
+        context["inbox_event_id"] = event_id
+        await next()
+
+    return inbox_middleware
+
+
+def handle_event(services: ListenerServices) -> Callable[..., Awaitable[None]]:
+    async def handle_slack_event(context: AsyncBoltContext) -> None:
+        # Bolt has already acked (events are auto-acknowledged); a retry of a recorded event is a no-op.
+        if not context.get("inbox_new"):
+            return
+        if services.processor.bot_user_id is None:
+            services.processor.bot_user_id = context.bot_user_id
+        await services.processor.process(str(context["inbox_event_id"]))
+
+    return handle_slack_event

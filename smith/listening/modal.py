@@ -1,0 +1,160 @@
+"""The "Correct grade" modal: expected level (required), principle chips, "+ new", and a reason.
+
+Built with slack_sdk's view and block models; validated on submission so errors show in the modal
+(a disagreement needs a principle), then recorded as a correction GradeVerdict.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from slack_sdk.models.blocks import (
+    ContextBlock,
+    InputBlock,
+    MarkdownTextObject,
+    Option,
+    PlainTextInputElement,
+    PlainTextObject,
+    StaticMultiSelectElement,
+    StaticSelectElement,
+)
+from slack_sdk.models.views import View
+
+from gradecore.entities import MachineGrade, Principle
+from gradecore.principles import normalise_tag
+from gradecore.vocabulary import Level
+from smith import texts
+from smith.acts import HumanAct, Target
+
+CALLBACK_ID = "smith_correction"
+_MAX_OPTIONS = 100  # Slack's limit for a static select
+
+
+def build_correction_view(
+    target: Target, machine: MachineGrade, vocabulary: Sequence[Principle], *, channel: str, message_ts: str
+) -> View:
+    metadata = {
+        "c": target.conversation_id,
+        "t": target.turn_id if target.item_type == "turn" else None,
+        "p": target.property_id,
+        "g": machine.id,
+        "ch": channel,
+        "ts": message_ts,
+    }
+    levels = [Option(value=level.value, text=level.value.upper()) for level in Level]
+    blocks: list[Any] = [
+        ContextBlock(
+            elements=[MarkdownTextObject(text=texts.modal_machine_said(machine.level, machine.headline))]
+        ),
+        InputBlock(
+            block_id="level",
+            label=texts.MODAL_LEVEL_LABEL,
+            element=StaticSelectElement(
+                action_id="level", options=levels, placeholder=texts.MODAL_LEVEL_PLACEHOLDER
+            ),
+        ),
+    ]
+    chips = [Option(value=p.id, text=p.id[:75]) for p in vocabulary[:_MAX_OPTIONS]]
+    if chips:
+        blocks.append(
+            InputBlock(
+                block_id="principles",
+                label=texts.MODAL_PRINCIPLES_LABEL,
+                optional=True,
+                element=StaticMultiSelectElement(action_id="principles", options=chips),
+            )
+        )
+    blocks += [
+        InputBlock(
+            block_id="new_principle",
+            label=texts.MODAL_NEW_PRINCIPLE_LABEL,
+            optional=True,
+            element=PlainTextInputElement(action_id="new_principle", max_length=64),
+        ),
+        InputBlock(
+            block_id="reason",
+            label=texts.MODAL_REASON_LABEL,
+            element=PlainTextInputElement(action_id="reason", multiline=True, max_length=2000),
+        ),
+    ]
+    return View(
+        type="modal",
+        callback_id=CALLBACK_ID,
+        title=PlainTextObject(text=texts.MODAL_TITLE),
+        submit=PlainTextObject(text=texts.MODAL_SUBMIT),
+        close=PlainTextObject(text=texts.MODAL_CLOSE),
+        private_metadata=json.dumps(metadata, separators=(",", ":")),
+        blocks=blocks,
+    )
+
+
+@dataclass(frozen=True)
+class ModalSubmission:
+    view_id: str
+    user: str
+    team_id: str
+    target: Target
+    machine_grade_id: str
+    machine_level: Level | None
+    channel: str
+    message_ts: str
+    expected_level: Level | None
+    principles: tuple[str, ...]
+    new_principle: str | None
+    reason: str | None
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any], machine_level: Level | None = None) -> ModalSubmission:
+        view = payload["view"]
+        meta = json.loads(view.get("private_metadata") or "{}")
+        values = (view.get("state") or {}).get("values") or {}
+        level = ((values.get("level") or {}).get("level") or {}).get("selected_option")
+        chips = ((values.get("principles") or {}).get("principles") or {}).get("selected_options") or []
+        new = ((values.get("new_principle") or {}).get("new_principle") or {}).get("value")
+        reason = ((values.get("reason") or {}).get("reason") or {}).get("value")
+        turn_id = meta.get("t")
+        return cls(
+            view_id=str(view["id"]),
+            user=str((payload.get("user") or {}).get("id", "")),
+            team_id=str((payload.get("team") or {}).get("id", "") if payload.get("team") else ""),
+            target=Target("turn" if turn_id else "conversation", meta["c"], turn_id, meta.get("p", "")),
+            machine_grade_id=str(meta.get("g", "")),
+            machine_level=machine_level,
+            channel=str(meta.get("ch", "")),
+            message_ts=str(meta.get("ts", "")),
+            expected_level=Level(level["value"]) if level else None,
+            principles=tuple(str(chip["value"]) for chip in chips),
+            new_principle=(new or "").strip() or None,
+            reason=(reason or "").strip() or None,
+        )
+
+    def errors(self) -> dict[str, str]:
+        """Validation shown in the modal (`response_action: errors`), keyed by block id."""
+        problems: dict[str, str] = {}
+        if self.expected_level is None:
+            problems["level"] = texts.MODAL_ERROR_LEVEL
+        disagrees = self.machine_level is not None and self.expected_level not in (None, self.machine_level)
+        if disagrees and not self.principles and not self.new_principle:
+            problems["new_principle"] = texts.MODAL_ERROR_PRINCIPLE
+        if self.new_principle is not None and not normalise_tag(self.new_principle):
+            problems["new_principle"] = texts.MODAL_ERROR_PRINCIPLE_NAME
+        return problems
+
+    def as_act(self) -> HumanAct:
+        tags = self.principles + ((self.new_principle,) if self.new_principle else ())
+        return HumanAct(
+            slack_user_id=self.user,
+            team_id=self.team_id,
+            signal="correction",
+            target=self.target,
+            origin="slack_modal",
+            act_key=f"view:{self.view_id}",
+            expected_level=self.expected_level,
+            note=self.reason,
+            tags=tags,
+            slack_channel=self.channel or None,
+            slack_ts=self.message_ts or None,
+        )
