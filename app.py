@@ -13,14 +13,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from aiohttp import web
+from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
+from slack_bolt.async_app import AsyncApp
 
 from cerebrus import Rules, load_rules
 from cerebrus.judge import JudgeConfig, JudgeLane
 from gradecore.db import create_db_engine, require_migrated
 from gradecore.store import Store
+from handlers import ListenerServices
 from smith.ingest import Ingestor
+from smith.listening.identity import SlackDirectory
+from smith.listening.processor import ActProcessor
 from smith.outbox import Relay, RelayConfig
 from smith.settings import Settings
+from smith.slack_app import bot_user_id, build_bolt_app, build_read_client, mount
 from smith.transports import Transport
 from smith.transports.dry_run import DryRunTransport
 from smith.transports.live import LiveTransport, build_post_client
@@ -41,6 +47,8 @@ class Smith:
     judge: JudgeLane
     transport: Transport | None
     relay: Relay | None
+    processor: ActProcessor | None = None
+    bolt: AsyncApp | None = None
     extra_routes: list[Callable[[web.Application], None]] = field(default_factory=list)
 
 
@@ -97,7 +105,31 @@ def build(
         post=transport is not None,
         conversation_url_template=settings.conversation_url_template,
     )
-    return Smith(settings, store, rules, ingestor, build_judge(settings, rules), transport, relay)
+    smith = Smith(settings, store, rules, ingestor, build_judge(settings, rules), transport, relay)
+    attach_slack(smith)
+    return smith
+
+
+def attach_slack(smith: Smith) -> None:
+    """The listening side: needs a bot token, and a signing secret (HTTP) or an app token (Socket Mode)."""
+    settings = smith.settings
+    if settings.slack_bot_token is None:
+        return
+    client = build_read_client(
+        settings.slack_bot_token.get_secret_value(), base_url=settings.slack_api_base_url
+    )
+    smith.processor = ActProcessor(smith.store, SlackDirectory(client), bot_user_id=None)
+    services = ListenerServices(smith.store, smith.processor)
+    if settings.slack_signing_secret is not None:
+        smith.bolt = build_bolt_app(client, settings.slack_signing_secret.get_secret_value(), services)
+        smith.extra_routes.append(mount(smith.bolt))
+    elif settings.slack_app_token is not None:
+        # Socket Mode delivers events over a websocket Slack authenticates; no signing secret is involved.
+        smith.bolt = build_bolt_app(client, "socket-mode-needs-no-signing-secret", services)
+    else:
+        log.warning(
+            "SLACK_SIGNING_SECRET is not set: /slack/events is not served (requests could not be verified)"
+        )
 
 
 def make_web_app(smith: Smith) -> web.Application:
@@ -132,9 +164,22 @@ async def serve(smith: Smith) -> None:
     tasks = []
     if smith.relay is not None:
         tasks.append(asyncio.create_task(smith.relay.run_forever(stop)))
+    socket_mode = None
+    if smith.processor is not None and smith.bolt is not None:
+        smith.processor.bot_user_id = await bot_user_id(smith.bolt.client)
+        # Events acked before a crash are still in the inbox: they are processed now, then periodically.
+        tasks.append(asyncio.create_task(smith.processor.run_forever(stop)))
+        if smith.settings.slack_app_token is not None:
+            socket_mode = AsyncSocketModeHandler(
+                smith.bolt, smith.settings.slack_app_token.get_secret_value()
+            )
+            await socket_mode.connect_async()  # type: ignore[no-untyped-call]
+            log.info("connected to Slack in Socket Mode")
     try:
         await stop.wait()
     finally:
+        if socket_mode is not None:
+            await socket_mode.close_async()  # type: ignore[no-untyped-call]
         for task in tasks:
             await task
         await smith.judge.aclose()

@@ -23,7 +23,6 @@ _WRITERS = {
     "system": "an automated message",
 }
 _NOT_CHECKED_WHY = {
-    "not_applicable": "does not apply here",
     "data_missing": "data missing",
     "judge_lane_off": "judge lane off",
     "judge_error": "judge unavailable",
@@ -78,21 +77,28 @@ def ownership_split(clara_layers: Sequence[str], our_layers: Sequence[str]) -> s
 
 
 def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> str:
-    """`14 checks · not checked: tone, pacing — judge lane off`.
+    """`14 checks · not checked: tone, pacing — judge lane off · 3 did not apply here`.
 
-    `not_checked` pairs a check's name with why (a NotCheckedWhy value); names sharing a why are
-    listed together, and check ids are turned into words.
+    `not_checked` pairs a check's name with why (a NotCheckedWhy value). Names sharing a why are
+    listed together, in words rather than check ids; checks that simply did not apply are only counted,
+    since naming them would bury what matters.
     """
     noun = "check" if checks_run == 1 else "checks"
-    line = f"{checks_run} {noun}"
     by_why: dict[str, list[str]] = {}
     for check, why in not_checked:
         names = by_why.setdefault(why, [])
         if (name := check.replace("_", " ")) not in names:
             names.append(name)
-    if by_why:
-        groups = [f"{', '.join(names)} — {_NOT_CHECKED_WHY.get(why, why)}" for why, names in by_why.items()]
+    groups = [
+        f"{', '.join(names)} — {_NOT_CHECKED_WHY.get(why, why.replace('_', ' '))}"
+        for why, names in by_why.items()
+        if why != "not_applicable"
+    ]
+    line = f"{checks_run} {noun}"
+    if groups:
         line += " · not checked: " + " · ".join(groups)
+    if inapplicable := len(by_why.get("not_applicable", [])):
+        line += f" · {inapplicable} did not apply here"
     return line
 
 

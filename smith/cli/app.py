@@ -7,7 +7,7 @@ import json
 import typer
 
 from gradecore.contract import conversation_schema
-from smith.cli import db, ingest, outbox, properties, run, users
+from smith.cli import db, ingest, outbox, properties, run, slack, users
 
 app = typer.Typer(
     name="smith",
@@ -24,6 +24,9 @@ app.command("demo")(run.demo)
 app.command("grade")(run.grade)
 app.command("serve")(run.serve)
 app.command("outbox")(outbox.outbox)
+app.command("manifest")(slack.manifest)
+app.command("agreement")(slack.agreement)
+users.app.command("link")(slack.link)
 
 
 @app.command()

@@ -1,0 +1,84 @@
+"""`smith manifest`, `smith users link`, `smith agreement`: the Slack-side administration commands."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from typing import Annotated, Literal
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from gradecore.entities import utcnow
+from smith.agreement import agreement_table, cohen_kappa, share_agreeing
+from smith.cli.context import open_store
+from smith.cli.errors import UserError
+from smith.listening.linking import link_identity
+from smith.manifest import build_manifest
+from smith.meaning_reads import agreement_acts
+
+
+def manifest(
+    url: Annotated[str | None, typer.Option(help="Public base URL of `smith serve` (HTTP mode)")] = None,
+    socket_mode: Annotated[
+        bool, typer.Option("--socket-mode", help="Socket Mode: no public URL needed")
+    ] = False,
+) -> None:
+    """Print the Slack app manifest (JSON) to create the app in one step."""
+    if not socket_mode and url is None:
+        raise UserError("give --url https://your-host (HTTP mode) or --socket-mode")
+    typer.echo(json.dumps(build_manifest(url=url, socket_mode=socket_mode), indent=2))
+
+
+def link(slack_user_id: str, email: str) -> None:
+    """Link a Slack user id (U…) to a staff user; their pending reactions and replies then count."""
+    if not slack_user_id.startswith(("U", "W")):
+        raise UserError(f"{slack_user_id!r} is not a Slack user id (they start with U or W)")
+    result = link_identity(open_store(), slack_user_id, email, linked_by="admin")
+    typer.echo(
+        f"linked {slack_user_id} to {result.user.email} · {result.attributed} pending act(s) attributed"
+    )
+
+
+def agreement(
+    since: Annotated[str | None, typer.Option(help="Start date, YYYY-MM-DD (default: 30 days ago)")] = None,
+    by: Annotated[Literal["grader", "check", "property"], typer.Option(help="Group by")] = "grader",
+) -> None:
+    """Agreement between staff and Smith: share agreeing and Cohen's κ (4 levels and pass/not-pass)."""
+    start = _parse_since(since)
+    with open_store().unit() as unit:
+        acts = agreement_acts(unit, start, utcnow())
+    pairs = [(act.expected_level, act.machine_level) for act in acts]
+    console = Console()
+    table = Table(by, "acts", "agreeing", "κ (4 levels)", "κ (pass/not)")
+    for row in agreement_table(acts, by):
+        table.add_row(
+            row.key, str(row.n), f"{row.share_agreeing:.0%}", _kappa(row.kappa), _kappa(row.kappa_binary)
+        )
+    share = share_agreeing(pairs)
+    table.add_row(
+        "all",
+        str(len(pairs)),
+        "—" if share is None else f"{share:.0%}",
+        _kappa(cohen_kappa(pairs)),
+        _kappa(cohen_kappa(pairs, binary=True)),
+        style="bold",
+    )
+    console.print(table)
+
+
+def _kappa(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def _parse_since(since: str | None) -> datetime:
+    if since is None:
+        return utcnow() - timedelta(days=30)
+    try:
+        return datetime.fromisoformat(since).replace(tzinfo=utcnow().tzinfo)
+    except ValueError:
+        raise UserError(f"--since must be a date like 2026-11-01, not {since!r}") from None
+
+
+__all__ = ["agreement", "link", "manifest"]
