@@ -21,6 +21,7 @@ from cerebrus.judge import JudgeConfig, JudgeLane
 from gradecore.db import create_db_engine, require_migrated
 from gradecore.store import Store
 from handlers import ListenerServices
+from scheduler import JobConfig, Jobs, build_scheduler
 from smith.ingest import Ingestor
 from smith.listening.identity import SlackDirectory
 from smith.listening.processor import ActProcessor
@@ -175,9 +176,22 @@ async def serve(smith: Smith) -> None:
             )
             await socket_mode.connect_async()  # type: ignore[no-untyped-call]
             log.info("connected to Slack in Socket Mode")
+    jobs = Jobs(
+        smith.store,
+        JobConfig(
+            tally_time=smith.settings.tally_time,
+            sweep_time=smith.settings.sweep_time,
+            fixtures_dir=smith.settings.fixtures_dir,
+            triage_channel=smith.settings.triage_channel,
+        ),
+        judge=smith.judge,
+    )
+    scheduler = build_scheduler(jobs)
+    scheduler.start()
     try:
         await stop.wait()
     finally:
+        scheduler.shutdown(wait=False)
         if socket_mode is not None:
             await socket_mode.close_async()  # type: ignore[no-untyped-call]
         for task in tasks:

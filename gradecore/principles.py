@@ -7,14 +7,22 @@ evidence filed under any retired name is counted on the principle that survives.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 
 _TAG = re.compile(r"[^a-z0-9]+")
+MAX_PRINCIPLE_ID = 64  # the width of principles.id
 
 
 def normalise_tag(tag: str) -> str:
-    """`#Arrival Section` → `arrival-section`: the form principles are stored and matched in."""
-    return _TAG.sub("-", tag.strip().lstrip("#").lower()).strip("-")
+    """`#Arrival Section` → `arrival-section`: the form principles are stored and matched in.
+
+    Accents are dropped (`#Política` and `#politica` are one principle, as texts are matched
+    accent-insensitively elsewhere) and the result fits the principle id column.
+    """
+    plain = "".join(c for c in unicodedata.normalize("NFKD", tag) if not unicodedata.combining(c))
+    slug = _TAG.sub("-", plain.strip().lstrip("#").lower()).strip("-")
+    return slug[:MAX_PRINCIPLE_ID].rstrip("-")
 
 
 def fold_principle(tag: str, superseded_by: Mapping[str, str | None]) -> str:

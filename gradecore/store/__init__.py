@@ -24,6 +24,7 @@ from gradecore.store.errors import (
 from gradecore.store.grades import GradesRepo, item_ref
 from gradecore.store.guard import install_append_only_guard
 from gradecore.store.inbox import InboxRepo, PendingActsRepo
+from gradecore.store.jobs import FixturesRepo, JobsRepo
 from gradecore.store.outbox import OutboxRepo
 from gradecore.store.people import ROLES, IdentitiesRepo, UsersRepo, normalise_email
 from gradecore.store.properties import PropertiesRepo
@@ -62,6 +63,8 @@ class Unit:
         self.outbox = OutboxRepo(session)
         self.inbox = InboxRepo(session)
         self.pending_acts = PendingActsRepo(session)
+        self.jobs = JobsRepo(session)
+        self.fixtures = FixturesRepo(session)
 
 
 class Store:

@@ -62,3 +62,13 @@ class GradesRepo:
         if item_type is not None:
             query = query.where(MachineGrade.item_type == item_type)
         return self._session.exec(query).all()
+
+    def judged_sample(self, limit: int) -> Sequence[MachineGrade]:
+        """The earliest turn grades the judge lane scored: a frozen sample, the same week to week."""
+        query = (
+            select(MachineGrade)
+            .where(MachineGrade.item_type == "turn", MachineGrade.source == "cerebrus.judge")
+            .order_by(col(MachineGrade.created_at), col(MachineGrade.id))
+            .limit(limit)
+        )
+        return self._session.exec(query).all()

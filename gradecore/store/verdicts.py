@@ -13,6 +13,7 @@ from gradecore.principles import fold_principles, normalise_tag
 
 def current_acts(verdicts: Iterable[GradeVerdict]) -> list[GradeVerdict]:
     """Each grader's latest non-retracted act per item (SPEC §4: what readers count)."""
+    verdicts = list(verdicts)  # read twice below; a generator would be empty the second time
     retracted = {v.retracts_id for v in verdicts if v.signal == "retraction"}
     latest: dict[tuple[int, str, str], GradeVerdict] = {}
     for verdict in sorted(verdicts, key=lambda v: (v.created_at, v.id or 0)):
@@ -123,6 +124,14 @@ class PrinciplesRepo:
         retired, survivor = self.get(retired_id), self.get(survivor_id)
         if retired is None or survivor is None:
             raise ValueError(f"both principles must exist to merge {retired_id!r} into {survivor_id!r}")
+        successor: str | None = survivor.id
+        seen: set[str] = set()
+        while successor is not None and successor not in seen:  # a cycle would split the evidence
+            seen.add(successor)
+            if successor == retired.id:
+                raise ValueError(f"merging {retired.id!r} into {survivor.id!r} would make a cycle")
+            found = self._session.get(Principle, successor)
+            successor = None if found is None else found.superseded_by
         retired.status, retired.superseded_by = "retired", survivor.id
         self._session.add(retired)
         self._session.flush()

@@ -7,7 +7,7 @@ import json
 import typer
 
 from gradecore.contract import conversation_schema
-from smith.cli import db, ingest, outbox, properties, run, slack, users
+from smith.cli import db, ingest, jobs, outbox, properties, run, slack, users
 
 app = typer.Typer(
     name="smith",
@@ -25,6 +25,9 @@ app.command("grade")(run.grade)
 app.command("serve")(run.serve)
 app.command("outbox")(outbox.outbox)
 app.command("manifest")(slack.manifest)
+app.command("tally")(jobs.tally)
+app.command("sweep")(jobs.sweep)
+app.add_typer(jobs.fixtures_app, name="fixtures")
 app.command("agreement")(slack.agreement)
 users.app.command("link")(slack.link)
 

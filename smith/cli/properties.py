@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from smith.cli.context import open_store
+import app as wiring
+from smith.cli.context import open_store, settings
 
 app = typer.Typer(help="Properties and their Slack channels.", no_args_is_help=True)
 
@@ -28,9 +30,31 @@ def set_property(
         found = unit.properties.set(
             property_id, name=name, timezone=timezone, locale=locale, channel_id=channel
         )
+        # Posts graded before the property had a channel were parked; now they can go.
+        routed = unit.outbox.route_parked(property_id, channel) if channel else 0
     typer.echo(
         f"{found.id}: {found.name} · {found.timezone} · channel {found.slack_channel_id or 'not mapped'}"
     )
+    if routed:
+        typer.echo(f"{routed} waiting posts queued for {channel}")
+    if channel:
+        _join(channel)
+
+
+def _join(channel: str) -> None:
+    """Smith must be in the channel to see the thread replies it grades from; say so if it cannot join."""
+    current = settings()
+    if current.post_mode != "live":
+        return
+    transport = wiring.build_transport(current)
+    if transport is not None and asyncio.run(transport.join(channel)):
+        typer.echo(f"joined {channel}")
+    else:
+        typer.echo(
+            f"could not join {channel}: invite the bot there (/invite @Smith); "
+            "a private channel always needs an invite",
+            err=True,
+        )
 
 
 @app.command("list")

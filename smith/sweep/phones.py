@@ -52,7 +52,8 @@ def field_pattern(raw: str) -> re.Pattern[str] | None:
     try:
         number = phonenumbers.parse(raw, "US")
         digits = phonenumbers.national_significant_number(number)
-        prefix = rf"(?:\+?{number.country_code}{_GAP})?\(?"
+        # An opening bracket belongs to the number only when it closes after the area code.
+        prefix = rf"(?:\+?{number.country_code}{_GAP})?(?:\((?=\d{{3}}\)))?"
     except phonenumbers.NumberParseException:
         digits, prefix = "".join(ch for ch in raw if ch.isdigit()), ""
     if len(digits) < 7:

@@ -1,0 +1,184 @@
+"""What every Smith post is made of: `PostContent`, mrkdwn escaping, masking and small block helpers.
+
+Anything that came from a conversation (a tenant's words, a property name, a tool's error) is escaped
+before it reaches mrkdwn, so `<@U123>` or `<!channel>` in a draft can never ping anyone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from slack_sdk.models.blocks import (
+    ActionsBlock,
+    Block,
+    ButtonElement,
+    ContextBlock,
+    HeaderBlock,
+    MarkdownTextObject,
+    PlainTextObject,
+    SectionBlock,
+)
+from slack_sdk.models.metadata import Metadata
+
+from blocks.limits import (
+    MAX_BUTTON_TEXT,
+    MAX_CONTEXT_ELEMENTS,
+    MAX_CONTEXT_TEXT,
+    MAX_HEADER_TEXT,
+    MAX_SECTION_TEXT,
+    clip,
+    slack_length,
+)
+from gradecore.contract import Conversation
+from smith import texts
+
+GRADE_EVENT_TYPE = "smith_grade"
+CORRECT_GRADE_ACTION_ID = "smith_correct_grade"
+
+
+@dataclass(frozen=True)
+class PostContent:
+    """One Slack message, ready to validate and queue: blocks, plain-text fallback and metadata."""
+
+    blocks: list[Block]
+    text: str
+    metadata: Metadata | None = None
+
+    def as_message(self) -> dict[str, Any]:
+        """The `chat.postMessage`/`chat.update` arguments this post stands for (channel and ts aside)."""
+        message: dict[str, Any] = {"text": self.text, "blocks": [block.to_dict() for block in self.blocks]}
+        if self.metadata is not None:
+            message["metadata"] = {
+                "event_type": self.metadata.event_type,
+                "event_payload": self.metadata.event_payload,
+            }
+        return message
+
+
+def grade_metadata(
+    conversation_id: str, turn_id: str | None, machine_grade_id: str | None, idempotency_key: str
+) -> Metadata:
+    """Metadata that traces a post back to its grade from Slack alone, and lets the relay find it again."""
+    return Metadata(
+        event_type=GRADE_EVENT_TYPE,
+        event_payload={
+            "conversation_id": conversation_id,
+            "turn_id": turn_id,
+            "machine_grade_id": machine_grade_id,
+            "idempotency_key": idempotency_key,
+        },
+    )
+
+
+def plain_metadata(event_type: str, idempotency_key: str | None) -> Metadata | None:
+    """Metadata for posts that show no grade (tally, digest, notice): only the relay's idempotency key."""
+    if idempotency_key is None:
+        return None
+    return Metadata(event_type=event_type, event_payload={"idempotency_key": idempotency_key})
+
+
+def escape(text: str) -> str:
+    """Escape the three characters Slack's mrkdwn treats as control characters."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def mask_codes(text: str, codes: Iterable[str]) -> str:
+    """Replace each access code by a same-length mask such as `••21`.
+
+    Same length on purpose: character spans computed on the original text stay valid on the masked one.
+    Codes of four or more characters are masked wherever they occur (`04821` would still show the code);
+    shorter ones only as whole tokens, or every `12` in a draft would vanish.
+    """
+    for code in sorted(set(codes), key=len, reverse=True):
+        if not code:
+            continue
+        shown = code[-2:] if len(code) > 3 else ""
+        masked = "•" * (len(code) - len(shown)) + shown
+        body = re.escape(code)
+        pattern = body if len(code) >= 4 else rf"(?<![0-9A-Za-z]){body}(?![0-9A-Za-z])"
+        compiled = re.compile(pattern, re.IGNORECASE)
+        while compiled.search(text):  # a kept suffix next to more digits can spell the code again
+            text = compiled.sub(masked, text)
+    return text
+
+
+def access_codes(conversation: Conversation) -> list[str]:
+    return list(conversation.property.facts.access_codes)
+
+
+def other_party_roles(conversation: Conversation) -> list[str]:
+    """The roles of whoever wrote in, in order of appearance (prospect, resident, vendor…)."""
+    roles = {p.id: p.role for p in conversation.participants}
+    seen = [roles[m.author] for m in conversation.messages if m.direction == "inbound" and m.author in roles]
+    if not seen:
+        seen = [p.role for p in conversation.participants if p.role not in ("clara", "system")]
+    return list(dict.fromkeys(seen))
+
+
+def fit_lines(
+    lines: Sequence[str], budget: int, max_lines: int | None = None, total: int | None = None
+) -> str:
+    """Join as many lines as fit in `budget`, then say how many were left out (`…and 12 more`).
+
+    `total` is how many lines there are in all, when the caller rendered only the first few.
+    """
+    total = len(lines) if total is None else max(total, len(lines))
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        left_after = total - index - 1
+        reserve = slack_length("\n" + texts.and_more(total)) if left_after else 0
+        if max_lines is not None and len(kept) >= max_lines:
+            break
+        candidate = "\n".join([*kept, line])
+        if slack_length(candidate) + reserve > budget:
+            if not kept:  # always show something: the first line, cut to what is left
+                kept.append(clip(line, budget - reserve - 1))
+            break
+        kept.append(line)
+    if len(kept) < total:
+        kept.append(texts.and_more(total - len(kept)))
+    return "\n".join(kept)
+
+
+def section(mrkdwn: str) -> SectionBlock:
+    return SectionBlock(text=MarkdownTextObject(text=clip(mrkdwn, MAX_SECTION_TEXT)))
+
+
+def header(plain: str) -> HeaderBlock:
+    return HeaderBlock(text=PlainTextObject(text=clip(plain, MAX_HEADER_TEXT), emoji=True))
+
+
+def context(*mrkdwn: str) -> ContextBlock:
+    elements = [MarkdownTextObject(text=clip(t, MAX_CONTEXT_TEXT)) for t in mrkdwn if t.strip()]
+    return ContextBlock(elements=elements[:MAX_CONTEXT_ELEMENTS])
+
+
+def correct_grade_actions(
+    conversation_id: str, turn_id: str | None, machine_grade_id: str | None
+) -> ActionsBlock:
+    """The "Correct grade" button; its value is what the modal needs to know which item is corrected."""
+    value = json.dumps({"c": conversation_id, "t": turn_id, "g": machine_grade_id}, separators=(",", ":"))
+    button = ButtonElement(
+        text=clip(texts.CORRECT_GRADE_BUTTON, MAX_BUTTON_TEXT),
+        action_id=CORRECT_GRADE_ACTION_ID,
+        value=value,
+    )
+    return ActionsBlock(elements=[button])
+
+
+def bold(mrkdwn: str) -> str:
+    return f"*{mrkdwn}*" if mrkdwn.strip() else mrkdwn
+
+
+def listed_section(
+    heading: str, lines: Sequence[str], max_lines: int, total: int | None = None
+) -> SectionBlock:
+    """A bold heading over bullet lines, summarised (`…and 12 more`) past `max_lines` or the size limit."""
+    head = bold(escape(heading))
+    budget = MAX_SECTION_TEXT - slack_length(head) - 1
+    body = fit_lines(lines, budget, max_lines=max_lines, total=total)
+    return section(f"{head}\n{body}")

@@ -1,0 +1,101 @@
+"""The parent post: one per flagged conversation, in the property's channel (SPEC §5.1).
+
+It says how bad, why, whose part failed, what was not checked, and how to answer. Per-turn detail goes
+in the thread replies, so the parent stays the same size however many turns were flagged.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from slack_sdk.models.blocks import Block
+
+from blocks.common import (
+    PostContent,
+    access_codes,
+    context,
+    correct_grade_actions,
+    escape,
+    grade_metadata,
+    header,
+    listed_section,
+    mask_codes,
+    other_party_roles,
+    section,
+)
+from blocks.dimensions import (
+    advisory_failures,
+    advisory_line,
+    colouring_failures,
+    failure_line,
+    receipts_for,
+)
+from blocks.limits import MAX_FALLBACK_TEXT, MAX_URL, clip
+from gradecore.contract import Conversation
+from gradecore.grades import ConversationGrade
+from smith import texts
+
+MAX_LISTED_DIMENSIONS = 8  # more than this is summarised: "…and 12 more"
+
+
+def build_conversation_blocks(
+    grade: ConversationGrade,
+    conversation: Conversation,
+    *,
+    machine_grade_id: str | None,
+    conversation_url: str | None,
+    idempotency_key: str,
+) -> PostContent:
+    """The parent post for one flagged conversation."""
+    codes = access_codes(conversation)
+    # Masked even though they come from the grader and the ledger: no code reaches Slack by any route.
+    headline = mask_codes(grade.headline.text, codes)
+    where = mask_codes(
+        texts.conversation_where(
+            conversation.property.name, conversation.channel, other_party_roles(conversation)
+        ),
+        codes,
+    )
+    flagged_line = texts.turns_flagged(len(grade.flagged_turns), len(grade.turns))
+    blocks: list[Block] = [header(headline), context(escape(where))]
+
+    failures = colouring_failures(grade.dimensions)
+    if failures:
+        # Conversation checks have no thread reply of their own, so their receipts show here.
+        receipts = receipts_for(conversation, draft_message_id=None, tool_errors=False)
+        lines = [failure_line(d, receipts) for d in failures[:MAX_LISTED_DIMENSIONS]]
+        blocks.append(listed_section(texts.CONVERSATION_HEADING, lines, MAX_LISTED_DIMENSIONS, len(failures)))
+    advisory = advisory_failures(grade.dimensions)
+    if advisory:
+        lines = [advisory_line(d, codes) for d in advisory[:MAX_LISTED_DIMENSIONS]]
+        blocks.append(listed_section(texts.ADVISORY_HEADING, lines, MAX_LISTED_DIMENSIONS, len(advisory)))
+
+    blocks.append(section(escape(flagged_line)))
+    split = texts.ownership_split(
+        [layer.value for layer in grade.split.clara], [layer.value for layer in grade.split.ours]
+    )
+    blocks.append(section(escape(split)))
+    scope = texts.scope_statement(
+        len(grade.scope.checks_run), [(item.check, item.why.value) for item in grade.scope.not_checked]
+    )
+    blocks.append(context(escape(mask_codes(scope, codes))))
+    blocks.append(context(*_link(conversation_url), escape(texts.how_to_respond())))
+    blocks.append(correct_grade_actions(grade.conversation_id, None, machine_grade_id))
+
+    fallback = texts.conversation_fallback(headline, where, flagged_line)
+    return PostContent(
+        blocks=blocks,
+        text=clip(escape(fallback), MAX_FALLBACK_TEXT),
+        metadata=grade_metadata(grade.conversation_id, None, machine_grade_id, idempotency_key),
+    )
+
+
+def _link(url: str | None) -> list[str]:
+    """A mrkdwn link, or nothing when there is no usable URL (a broken link is worse than none)."""
+    if not url or not url.startswith(("https://", "http://")):
+        return []
+    # `<`, `>` and `|` would end the link early; spaces would break it.
+    safe = quote(url, safe=":/?#[]@!$&'()*+,;=%~-._")
+    if len(safe) > MAX_URL:
+        return []
+    return [f"<{safe.replace('&', '&amp;')}|{escape(texts.OPEN_CONVERSATION)}>"]

@@ -1,0 +1,65 @@
+"""Generic posts: an ops notice or ephemeral message, and a digest of headed lists (weekly digest, sweep).
+
+Titles, bodies and lines are plain text, escaped here: a notice that quotes a channel name or a Slack
+error can never turn into a mention or a broken link.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from slack_sdk.models.blocks import Block
+
+from blocks.common import (
+    PostContent,
+    bold,
+    escape,
+    header,
+    listed_section,
+    plain_metadata,
+    section,
+)
+from blocks.limits import MAX_BLOCKS, MAX_FALLBACK_TEXT, MAX_SECTION_TEXT, clip, slack_length
+from smith import texts
+
+NOTICE_EVENT_TYPE = "smith_notice"
+DIGEST_EVENT_TYPE = "smith_digest"
+MAX_DIGEST_LINES = 40
+
+
+def build_notice_blocks(title: str, body: str, *, idempotency_key: str | None = None) -> PostContent:
+    """A short message: a bold title over a plain body (long bodies are cut)."""
+    head = bold(escape(title)) if title.strip() else ""
+    text = escape(body) if body.strip() else ""
+    budget = MAX_SECTION_TEXT - slack_length(head) - 1
+    mrkdwn = "\n".join(part for part in (head, clip(text, budget)) if part) or escape(texts.empty_notice())
+    return PostContent(
+        blocks=[section(mrkdwn)],
+        text=clip(mrkdwn, MAX_FALLBACK_TEXT),
+        metadata=plain_metadata(NOTICE_EVENT_TYPE, idempotency_key),
+    )
+
+
+def build_digest_blocks(
+    sections: Sequence[tuple[str, Sequence[str]]],
+    *,
+    title: str | None = None,
+    idempotency_key: str | None = None,
+) -> PostContent:
+    """A titled post of headed lists; too many sections or lines are summarised, never dropped silently."""
+    blocks: list[Block] = [header(title)] if title and title.strip() else []
+    room = MAX_BLOCKS - len(blocks)
+    shown = sections if len(sections) <= room else sections[: room - 1]
+    for heading, lines in shown:
+        items = [f"• {escape(line)}" for line in lines] or [escape(texts.nothing_to_report())]
+        blocks.append(listed_section(heading or texts.untitled_section(), items, MAX_DIGEST_LINES))
+    if len(shown) < len(sections):
+        blocks.append(section(escape(texts.and_more_sections(len(sections) - len(shown)))))
+    if not blocks:
+        blocks.append(section(escape(texts.nothing_to_report())))
+    summary = title if title and title.strip() else texts.digest_fallback(len(sections))
+    return PostContent(
+        blocks=blocks,
+        text=clip(escape(summary), MAX_FALLBACK_TEXT),
+        metadata=plain_metadata(DIGEST_EVENT_TYPE, idempotency_key),
+    )

@@ -1,0 +1,103 @@
+"""The thread reply: one per flagged turn, under its conversation's parent post (SPEC §5.1).
+
+It shows what Clara wrote with the failing part marked, then each failure with its receipt, Clara's
+apart from ours, because the two go to different people (a prompt fixture vs an integration ticket).
+"""
+
+from __future__ import annotations
+
+from slack_sdk.models.blocks import Block
+
+from blocks.common import (
+    PostContent,
+    access_codes,
+    bold,
+    context,
+    correct_grade_actions,
+    escape,
+    grade_metadata,
+    listed_section,
+    mask_codes,
+    section,
+)
+from blocks.dimensions import (
+    advisory_failures,
+    advisory_line,
+    colouring_failures,
+    failure_line,
+    passing_layers,
+    receipts_for,
+)
+from blocks.draft import excerpt_draft
+from blocks.limits import MAX_FALLBACK_TEXT, clip
+from gradecore.contract import Conversation
+from gradecore.grades import ConversationGrade, TurnGrade
+from gradecore.vocabulary import DimensionResult, Owner, Span
+from smith import texts
+
+MAX_LISTED_DIMENSIONS = 8  # more than this is summarised: "…and 12 more"
+
+
+def build_turn_blocks(
+    turn_grade: TurnGrade,
+    grade: ConversationGrade,
+    conversation: Conversation,
+    *,
+    machine_grade_id: str | None,
+    idempotency_key: str,
+) -> PostContent:
+    """The thread reply for one flagged turn."""
+    codes = access_codes(conversation)
+    draft = _draft_of(conversation, turn_grade.message_id)
+    # Cut before the bold marks go on, so a long reason cannot push the closing `*` past the limit.
+    headline = clip(mask_codes(texts.turn_headline(turn_grade.number, turn_grade.headline.text), codes), 200)
+    blocks: list[Block] = [section(bold(escape(headline))), _draft_section(draft, turn_grade, codes)]
+
+    failures = colouring_failures(turn_grade.dimensions)
+    receipts = receipts_for(conversation, draft_message_id=turn_grade.message_id, tool_errors=True)
+    for owner, heading in ((Owner.CLARA, texts.CLARAS_HEADING), (Owner.OURS, texts.OURS_HEADING)):
+        mine = [d for d in failures if d.owner is owner]
+        if mine:
+            lines = [failure_line(d, receipts) for d in mine[:MAX_LISTED_DIMENSIONS]]
+            blocks.append(listed_section(heading, lines, MAX_LISTED_DIMENSIONS, len(mine)))
+    advisory = advisory_failures(turn_grade.dimensions)
+    if advisory:
+        lines = [advisory_line(d, codes) for d in advisory[:MAX_LISTED_DIMENSIONS]]
+        blocks.append(listed_section(texts.ADVISORY_HEADING, lines, MAX_LISTED_DIMENSIONS, len(advisory)))
+    blocks.append(context(escape(texts.passed_layers(passing_layers(turn_grade.dimensions)))))
+    blocks.append(correct_grade_actions(grade.conversation_id, turn_grade.turn_id, machine_grade_id))
+
+    return PostContent(
+        blocks=blocks,
+        text=clip(escape(headline), MAX_FALLBACK_TEXT),
+        metadata=grade_metadata(grade.conversation_id, turn_grade.turn_id, machine_grade_id, idempotency_key),
+    )
+
+
+def _draft_of(conversation: Conversation, message_id: str) -> str | None:
+    return next((m.text for m in conversation.messages if m.id == message_id), None)
+
+
+def _draft_section(draft: str | None, turn_grade: TurnGrade, codes: list[str]) -> Block:
+    if draft is None:
+        return section(escape(texts.no_draft()))
+    if not draft.strip():
+        return section(escape(texts.empty_draft()))
+    spans = _failing_spans(turn_grade.dimensions, mask_codes(draft, codes))
+    excerpt = excerpt_draft(draft, spans, codes)
+    return section(f"{escape(texts.draft_label(excerpt.excerpted))}\n{excerpt.mrkdwn}")
+
+
+def _failing_spans(dimensions: tuple[DimensionResult, ...], masked_draft: str) -> list[Span]:
+    """Where each failure points into the draft: its span, else where its quote is found.
+
+    Quotes are searched in the masked draft because the grader masks access codes in its evidence;
+    masking keeps lengths, so the positions hold for the original draft too.
+    """
+    spans: list[Span] = []
+    for evidence in (e for d in dimensions if d.failed for e in d.evidence):
+        if evidence.span is not None:
+            spans.append(evidence.span)
+        elif evidence.quote and (start := masked_draft.find(evidence.quote)) != -1:
+            spans.append(Span(start=start, end=start + len(evidence.quote)))
+    return spans

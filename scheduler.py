@@ -1,0 +1,206 @@
+"""Scheduled work: the daily tally per property channel, the nightly D8 sweep, the weekly digest.
+
+Each replica runs an in-memory APScheduler that ticks every minute and at start-up. Which periods are
+due is decided from JobRun (the last completed period), never from APScheduler's misfire state: a
+missed period runs once on the next tick (coalesced — only the latest missed one), a PostgreSQL
+advisory lock keeps two replicas from running it at once, and the unique `(job, period)` row makes a
+second run a no-op.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.interval import IntervalTrigger
+
+from blocks import build_digest_blocks, validate_post
+from cerebrus.judge import JudgeLane
+from gradecore.entities import SlackPost, utcnow
+from gradecore.locks import period_lock
+from gradecore.store import Store
+from gradecore.store.outbox import PENDING
+from smith.digest import digest_sections
+from smith.judge_drift import measure_drift
+from smith.sweep.job import SweepReport, run_sweep
+from smith.tally import compose_tally, latest_due_day, queue_tally
+
+log = logging.getLogger(__name__)
+Clock = Callable[[], datetime]
+
+
+@dataclass
+class JobConfig:
+    tally_time: time = time(9, 0)
+    sweep_time: time = time(2, 0)
+    fixtures_dir: Path = Path("fixtures_out")
+    triage_channel: str | None = None
+    tick_seconds: float = 60.0
+
+
+@dataclass
+class Jobs:
+    store: Store
+    config: JobConfig
+    judge: JudgeLane | None = None
+    clock: Clock = utcnow
+    ran: list[tuple[str, str]] = field(default_factory=list)  # (job, period) this instance ran
+
+    # --- the tick --------------------------------------------------------------------------------
+
+    async def tick(self) -> list[tuple[str, str]]:
+        """Run every job whose latest period is due and not yet done; returns what this tick ran."""
+        now = self.clock()
+        done: list[tuple[str, str]] = []
+        for prop_id, timezone in await asyncio.to_thread(self._tallied_properties):
+            day = latest_due_day(now, timezone, self.config.tally_time)
+            if await asyncio.to_thread(
+                self._run_period, f"tally:{prop_id}", day.isoformat(), self._tally(prop_id, day)
+            ):
+                done.append((f"tally:{prop_id}", day.isoformat()))
+        sweep_day = self._latest_daily_period(now, self.config.sweep_time)
+        if await asyncio.to_thread(self._run_period, "sweep", sweep_day.isoformat(), self._sweep):
+            done.append(("sweep", sweep_day.isoformat()))
+        week = self._latest_week(now)
+        drift = (
+            await self._drift_lines() if not await asyncio.to_thread(self._finished, "digest", week) else None
+        )
+        if await asyncio.to_thread(self._run_period, "digest", week, lambda: self._digest(week, drift)):
+            done.append(("digest", week))
+        self.ran.extend(done)
+        return done
+
+    # --- periods ---------------------------------------------------------------------------------
+
+    def _latest_daily_period(self, now: datetime, at: time) -> date:
+        """The latest UTC day whose run time has passed."""
+        today = now.astimezone(UTC).date()
+        return today if now >= datetime.combine(today, at, UTC) else today - timedelta(days=1)
+
+    def _latest_week(self, now: datetime) -> str:
+        """The ISO week whose Monday run time has passed most recently (`2026-W49`)."""
+        today = now.astimezone(UTC).date()
+        monday = today - timedelta(days=today.weekday())
+        if now < datetime.combine(monday, self.config.sweep_time, UTC):
+            monday -= timedelta(days=7)
+        year, week, _ = monday.isocalendar()
+        return f"{year}-W{week:02d}"
+
+    def _run_period(self, job: str, period: str, work: Callable[[], dict[str, Any]]) -> bool:
+        """Run `work` for (job, period) unless it is done or running elsewhere. True when it ran."""
+        with period_lock(self.store.engine, f"{job}:{period}") as held:
+            if not held:
+                return False
+            with self.store.unit() as unit:
+                run = unit.jobs.claim(job, period, now=self.clock())
+            if run is None:
+                return False
+            try:
+                counts = work()
+            except Exception:
+                log.exception("%s for %s failed; the next tick retries it", job, period)
+                return False
+            with self.store.unit() as unit:
+                unit.jobs.finish(unit.session.merge(run), "ok", counts)
+            return True
+
+    def _finished(self, job: str, period: str) -> bool:
+        with self.store.unit() as unit:
+            run = unit.jobs.get(job, period)
+            return run is not None and run.finished_at is not None
+
+    # --- the jobs --------------------------------------------------------------------------------
+
+    def _tallied_properties(self) -> list[tuple[str, str]]:
+        with self.store.unit() as unit:
+            return [(p.id, p.timezone) for p in unit.properties.with_channel()]
+
+    def _tally(self, property_id: str, day: date) -> Callable[[], dict[str, Any]]:
+        def work() -> dict[str, Any]:
+            with self.store.unit() as unit:
+                prop = unit.properties.require(property_id)
+                tally = compose_tally(unit, prop, day)
+                queued = queue_tally(unit, prop, tally)
+            return {"graded": tally.graded, "below": tally.below, "queued": queued}
+
+        return work
+
+    def _sweep(self) -> dict[str, Any]:
+        report = run_sweep(self.store, self.config.fixtures_dir)
+        self._queue_summary(
+            report, key=f"sweep:{self._latest_daily_period(self.clock(), self.config.sweep_time)}"
+        )
+        return {
+            "written": dict(report.written),
+            "refused": len(report.refused),
+            "tickets": len(report.tickets),
+        }
+
+    def _queue_summary(self, report: SweepReport, *, key: str) -> None:
+        if self.config.triage_channel is None:
+            return
+        sections = [
+            (
+                "Fixture drafts written",
+                [f"{kind}: {count}" for kind, count in sorted(report.written.items())] or ["none"],
+            ),
+            ("New integration tickets", report.tickets or ["none"]),
+            (
+                "Refused (would leak, or could not be built)",
+                [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
+            ),
+        ]
+        self._queue_triage(
+            build_digest_blocks(sections, title="Nightly D8 sweep", idempotency_key=key), key, "digest"
+        )
+
+    def _digest(self, week: str, drift: list[str] | None) -> dict[str, Any]:
+        if self.config.triage_channel is None:
+            return {"posted": False}
+        with self.store.unit() as unit:
+            sections = digest_sections(unit, self.clock(), judge_drift=drift)
+        key = f"digest:{week}"
+        self._queue_triage(
+            build_digest_blocks(sections, title=f"Smith weekly digest · {week}", idempotency_key=key),
+            key,
+            "digest",
+        )
+        return {"posted": True}
+
+    def _queue_triage(self, content: Any, key: str, kind: str) -> None:
+        validate_post(content)
+        with self.store.unit() as unit:
+            unit.outbox.add(
+                SlackPost(
+                    kind=kind,
+                    idempotency_key=key,
+                    channel=self.config.triage_channel,
+                    payload=content.as_message(),
+                    status=PENDING,
+                )
+            )
+
+    async def _drift_lines(self) -> list[str] | None:
+        if self.judge is None or not self.judge.enabled:
+            return None
+        return (await measure_drift(self.store, self.judge)).lines()
+
+
+def build_scheduler(jobs: Jobs) -> AsyncIOScheduler:
+    """An in-memory scheduler (job stores must not be shared between processes), ticking from now on."""
+    scheduler = AsyncIOScheduler(timezone=UTC)
+    scheduler.add_job(
+        jobs.tick,
+        IntervalTrigger(seconds=jobs.config.tick_seconds),
+        id="smith-tick",
+        next_run_time=datetime.now(UTC),  # at start-up: missed periods run now, once
+        max_instances=1,
+        coalesce=True,
+    )
+    return scheduler

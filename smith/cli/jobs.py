@@ -1,0 +1,83 @@
+"""`smith tally`, `smith sweep`, `smith fixtures check`: the scheduled jobs, run now by hand."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Annotated
+from zoneinfo import ZoneInfo
+
+import typer
+from rich.console import Console
+
+from gradecore.entities import utcnow
+from smith.cli.context import open_store, rules, settings
+from smith.cli.errors import UserError
+from smith.sweep.check import check_fixtures
+from smith.sweep.job import run_sweep
+from smith.tally import compose_tally, queue_tally
+from smith.transports.render import render_payload
+
+fixtures_app = typer.Typer(help="The sweep's fixture drafts.", no_args_is_help=True)
+
+
+def tally(
+    day: Annotated[
+        str | None, typer.Option("--date", help="Local day to tally, YYYY-MM-DD (default: yesterday)")
+    ] = None,
+    property_id: Annotated[str | None, typer.Option("--property", help="Only this property")] = None,
+    post: Annotated[
+        bool, typer.Option("--post", help="Queue the line for Slack instead of printing it")
+    ] = False,
+) -> None:
+    """Print (or post) the daily tally line per property."""
+    with open_store().unit() as unit:
+        properties = [unit.properties.require(property_id)] if property_id else list(unit.properties.list())
+        if not properties:
+            raise UserError("no properties yet: ingest a conversation or run `smith properties set`")
+        for prop in properties:
+            local_day = (
+                _parse_day(day)
+                if day
+                else utcnow().astimezone(ZoneInfo(prop.timezone)).date() - timedelta(days=1)
+            )
+            line = compose_tally(unit, prop, local_day)
+            if post:
+                queued = queue_tally(unit, prop, line)
+                typer.echo(f"{prop.id}: {'queued' if queued else 'already queued'} for {local_day}")
+            else:
+                typer.echo("\n".join(render_payload(line.content.as_message())))
+
+
+def sweep() -> None:
+    """Run the D8 sweep now: new verdicts become anonymized fixture drafts and tickets."""
+    directory = settings().fixtures_dir
+    report = run_sweep(open_store(), directory)
+    kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(report.written.items())) or "nothing new"
+    typer.echo(f"swept into {directory}: {kinds} · {len(report.refused)} refused")
+    for verdict_id, why in report.refused:
+        typer.echo(f"  refused verdict {verdict_id}: {why}", err=True)
+
+
+@fixtures_app.command("check")
+def fixtures_check() -> None:
+    """Re-grade every calibration fixture with the current engine; exit 1 if any disagrees."""
+    results = check_fixtures(settings().fixtures_dir, rules())
+    console = Console()
+    failing = [result for result in results if not result.agrees]
+    for result in failing:
+        actual = result.actual.value if result.actual else "—"
+        expected = result.expected.value if result.expected else "—"
+        console.print(
+            f"[red]✗[/] {result.path.name}: expected {expected}, graded {actual} {result.problem or ''}"
+        )
+    agreeing = len(results) - len(failing)
+    console.print(f"{agreeing} of {len(results)} calibration fixtures agree with their expected level")
+    if failing:
+        raise typer.Exit(1)
+
+
+def _parse_day(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise UserError(f"--date must look like 2026-11-30, not {value!r}") from None

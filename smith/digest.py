@@ -1,0 +1,87 @@
+"""The weekly engineering digest: the early symptoms of the failure modes the design names.
+
+Reaction rate per channel (alert fatigue), checks that never fail (right answer, wrong question), pass
+rate against 👎 count (grade inflation), grader-error 👎s (calibration debt), and judge drift (the same
+frozen sample graded again by the judge). Every read is a bounded window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from cerebrus import check_ids
+from gradecore.store import Unit
+from smith.stats import window_stats
+
+WEEK = timedelta(days=7)
+QUIET_CHECK_WINDOW = timedelta(days=30)
+Section = tuple[str, list[str]]
+
+
+@dataclass(frozen=True)
+class WeekNumbers:
+    graded: int
+    passed: int
+    downs: int
+    grader_errors: int
+
+    @property
+    def pass_rate(self) -> float | None:
+        return None if self.graded == 0 else self.passed / self.graded
+
+
+def week_numbers(unit: Unit, property_ids: Sequence[str], start: datetime, end: datetime) -> WeekNumbers:
+    stats = window_stats(unit, property_ids, start, end)
+    verdicts = unit.verdicts.since(start, end)
+    downs = sum(1 for v in verdicts if v.signal == "down")
+    grader_errors = sum(1 for v in verdicts if v.error_class == "grader" and v.signal != "retraction")
+    return WeekNumbers(stats.graded, stats.passed, downs, grader_errors)
+
+
+def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None) -> list[Section]:
+    properties = list(unit.properties.list())
+    ids = [p.id for p in properties]
+    this_week = week_numbers(unit, ids, now - WEEK, now)
+    last_week = week_numbers(unit, ids, now - 2 * WEEK, now - WEEK)
+
+    reaction_lines = []
+    for prop in properties:
+        stats = window_stats(unit, [prop.id], now - WEEK, now)
+        rate = "nothing flagged" if stats.below == 0 else f"{stats.reacted} of {stats.below} flagged reacted"
+        channel = f"<#{prop.slack_channel_id}>" if prop.slack_channel_id else "no channel"
+        reaction_lines.append(f"{prop.name} ({channel}): {rate}")
+
+    failed_lately: set[str] = set()
+    for property_id in ids:
+        for grade in unit.grades.created_between(property_id, now - QUIET_CHECK_WINDOW, now):
+            failed_lately.update(d["check"] for d in grade.dimensions if d.get("outcome") == "fail")
+    quiet = [check for check in check_ids() if check not in failed_lately]
+
+    inflation = [
+        f"pass rate {_percent(last_week.pass_rate)} → {_percent(this_week.pass_rate)} · "
+        f"👎 {last_week.downs} → {this_week.downs}",
+    ]
+    if (this_week.pass_rate or 0) > (last_week.pass_rate or 0) and this_week.downs <= last_week.downs:
+        inflation.append("pass rate rose while 👎 did not fall: check for grade inflation")
+    calibration = [f"grader-error acts {last_week.grader_errors} → {this_week.grader_errors}"]
+    if this_week.grader_errors > last_week.grader_errors:
+        calibration.append("growing: fix the grader before shipping more checks")
+    return [
+        ("Reaction rate per channel (7 days)", reaction_lines or ["no properties yet"]),
+        (
+            "Checks that have not failed in 30 days — unnecessary or broken?",
+            quiet or ["every check failed at least once"],
+        ),
+        ("Pass rate vs 👎 (last week → this week)", inflation),
+        ("Calibration debt", calibration),
+        (
+            "Judge drift (a frozen sample graded again)",
+            judge_drift if judge_drift is not None else ["judge lane off"],
+        ),
+    ]
+
+
+def _percent(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"

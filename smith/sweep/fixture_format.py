@@ -1,0 +1,155 @@
+"""Building, serializing, naming and loading fixture files (`smith.fixture/v1`, docs/fixtures.md).
+
+The sweep builds a fixture from an anonymized document and the verdict, serializes it to stable
+bytes (so its content hash means something), scans those bytes for leaks, and writes them under
+`<SMITH_FIXTURES_DIR>/<kind>/`. Kind `ours` is written as a markdown ticket (`render_ticket`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from pydantic import JsonValue, ValidationError
+
+from gradecore.vocabulary import Level
+from smith.sweep.fixture_model import FORMAT_V1, FixtureKind, FixtureV1
+from smith.sweep.ticket import render_ticket
+
+__all__ = [
+    "FORMAT_V1",
+    "FixtureFile",
+    "FixtureFormatError",
+    "FixtureKind",
+    "build_fixture",
+    "fixture_bytes",
+    "fixture_file",
+    "fixture_hash",
+    "fixture_relpath",
+    "load_fixture",
+    "render_ticket",
+]
+
+_UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]")
+
+
+class FixtureFormatError(ValueError):
+    """A fixture that is not a valid `smith.fixture/v1` document; the message names file and field."""
+
+
+def build_fixture(
+    kind: FixtureKind,
+    anonymized_document: dict[str, Any],
+    expected_level: str,
+    reason: str | None,
+    machine_grade_at_time: dict[str, JsonValue],
+    grader_user_id: int,
+    principles: list[str],
+    verdict_id: int,
+    created_at: datetime,
+    *,
+    turn_id: str | None = None,
+) -> dict[str, Any]:
+    """A validated fixture as plain JSON data.
+
+    Every argument must already be anonymized (use `AnonymizedConversation.scrub_text`/`scrub_json`
+    on the reason and the machine grade). A naive `created_at` is taken as UTC (SQLite drops zones).
+    """
+    if expected_level not in {level.value for level in Level}:
+        raise FixtureFormatError(
+            f"cannot build fixture for verdict {verdict_id}: expected_level {expected_level!r} is not a level"
+        )
+    when = created_at if created_at.tzinfo is not None else created_at.replace(tzinfo=UTC)
+    try:
+        model = FixtureV1(
+            format=FORMAT_V1,
+            kind=kind,
+            verdict_id=verdict_id,
+            created_at=when,
+            conversation_id=str(anonymized_document.get("conversation_id", "")),
+            turn_id=turn_id,
+            expected_level=Level(expected_level),
+            reason=reason,
+            machine_grade_at_time=machine_grade_at_time,
+            grader_user_id=grader_user_id,
+            principles=list(principles),
+            input=anonymized_document,
+        )
+    except ValidationError as exc:
+        raise FixtureFormatError(
+            f"cannot build fixture for verdict {verdict_id}: {_first_error(exc)}"
+        ) from None
+    return model.model_dump(mode="json")
+
+
+def fixture_bytes(fixture: dict[str, Any]) -> bytes:
+    """Stable serialization: sorted keys, indent 2, UTF-8 (accents kept, so the leak scan sees them)."""
+    return (json.dumps(fixture, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def fixture_hash(fixture: dict[str, Any]) -> str:
+    """The sha256 hex digest of `fixture_bytes` (the Fixture ledger's content hash)."""
+    return hashlib.sha256(fixture_bytes(fixture)).hexdigest()
+
+
+def fixture_relpath(fixture: dict[str, Any]) -> PurePosixPath:
+    """`<kind>/<conversation_id>--<turn_id or "conversation">--v<verdict_id>.json` (`.md` for `ours`)."""
+    item = fixture.get("turn_id") or "conversation"
+    stem = f"{_safe(str(fixture['conversation_id']))}--{_safe(str(item))}--v{int(fixture['verdict_id'])}"
+    extension = "md" if fixture["kind"] == "ours" else "json"
+    return PurePosixPath(str(fixture["kind"]), f"{stem}.{extension}")
+
+
+@dataclass(frozen=True, slots=True)
+class FixtureFile:
+    """Exactly what the sweep writes: scan `payload` for leaks, then write it at `relpath`."""
+
+    relpath: PurePosixPath
+    payload: bytes
+    content_hash: str  # sha256 of the payload (the Fixture ledger's content hash)
+
+
+def fixture_file(fixture: dict[str, Any]) -> FixtureFile:
+    """The file for a fixture: its JSON (`grader`, `clara`) or its markdown ticket (`ours`)."""
+    payload = render_ticket(fixture).encode("utf-8") if fixture["kind"] == "ours" else fixture_bytes(fixture)
+    return FixtureFile(fixture_relpath(fixture), payload, hashlib.sha256(payload).hexdigest())
+
+
+def load_fixture(path: Path | str) -> dict[str, Any]:
+    """Read and validate a fixture JSON file; FixtureFormatError names the file and the bad field."""
+    where = Path(path)
+    try:
+        data = json.loads(where.read_bytes())
+    except OSError as exc:
+        raise FixtureFormatError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise FixtureFormatError(f"{where}: not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise FixtureFormatError(f"{where}: a fixture must be a JSON object")
+    declared = data.get("format")
+    if declared != FORMAT_V1:
+        raise FixtureFormatError(
+            f"{where}: format is {declared!r}; this version of Smith reads {FORMAT_V1!r}"
+        )
+    try:
+        return FixtureV1.model_validate(data).model_dump(mode="json")
+    except ValidationError as exc:
+        raise FixtureFormatError(f"{where}: {_first_error(exc)}") from None
+
+
+def _first_error(exc: ValidationError) -> str:
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    location = ".".join(str(part) for part in first["loc"]) or "$"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{location}: {first['msg']}{more}"
+
+
+def _safe(part: str) -> str:
+    # Ids are free text in the contract; a file name must not climb out of its directory.
+    return _UNSAFE_IN_FILE_NAME.sub("_", part)

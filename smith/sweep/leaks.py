@@ -1,0 +1,217 @@
+"""The independent leak scan every fixture passes before it is written (SPEC §7).
+
+It shares no code with the anonymizer: it scans the SERIALIZED fixture (JSON or markdown) with its
+own tokenizer and folding, so a mistake in one is not repeated in the other. What counts as a leak:
+
+- phone: any `phonenumbers` match at POSSIBLE leniency (region US) — except the fake numbers
+  (`+1 000-555-NNNN`, digits `1000555NNNN`), a match preceded by a currency sign or followed by
+  `USD`/`dollars` (money), a match holding `:` or shaped like a date (`2026-07-17`, `7/17/2026`), and a
+  match inside a UUID or a 16+ character hex digest (identifiers, not numbers anyone dials). Every
+  other match is a leak, even a number that merely could be one: the scan errs towards refusing.
+- email: any `local@domain` whose domain is not exactly `example.test`.
+- name: an original participant's full, first, last or middle name as whole words, ignoring case
+  and accents (`María` = `MARIA`); `Jordan's` holds `Jordan`, `Jordanian` does not.
+- access_code: an original access code as whole tokens (`0000`, the placeholder, is never watched).
+
+A leak names its kind and position and shows a masked snippet, never the value itself.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Literal
+
+from phonenumbers import Leniency, PhoneNumberMatcher
+
+from gradecore.contract import Conversation
+
+__all__ = ["Leak", "LeakKind", "LeakWatchlist", "describe_leaks", "find_leaks"]
+
+LeakKind = Literal["phone", "email", "name", "access_code"]
+
+_TOKEN = re.compile(r"[^\W_]+")
+_EMAIL = re.compile(r"[^\s@\"'<>()\[\]{},;:\\/]+@[^\s@\"'<>()\[\]{},;:\\/!?]+")
+_JSON_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[\"\\/bfnrt])")
+_FAKE = re.compile(r"1?000555\d{4}")
+_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}")
+_UUID = re.compile(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
+_DIGEST = re.compile(r"(?=[0-9a-f]*[a-f])[0-9a-f]{16,}", re.I)
+_LATIN_EXTRAS = str.maketrans(
+    {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i"}
+)
+_NOT_A_NAME = frozenset(
+    {"mr", "mrs", "ms", "mx", "miss", "dr", "prof", "sr", "sra", "srta", "jr", "ii", "iii", "iv"}
+)
+_UNWATCHED_ROLES = frozenset({"clara", "system"})
+_PLACEHOLDER_CODE = ("0000",)
+
+
+@dataclass(frozen=True, slots=True)
+class Leak:
+    kind: LeakKind
+    snippet: str  # masked: never the original value
+    position: int  # character offset in the scanned text
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LeakWatchlist:
+    """What the original conversation held that must not survive: names and codes, as folded tokens."""
+
+    names: frozenset[tuple[str, ...]] = field(default_factory=frozenset)
+    codes: frozenset[tuple[str, ...]] = field(default_factory=frozenset)
+
+    @classmethod
+    def from_conversation(cls, conversation: Conversation) -> LeakWatchlist:
+        names: set[tuple[str, ...]] = set()
+        for participant in conversation.participants:
+            if participant.role in _UNWATCHED_ROLES or not participant.name:
+                continue
+            words = [_tokens_of(word) for word in participant.name.split()]
+            words = [w for w in words if w and not (len(w) == 1 and (len(w[0]) < 2 or w[0] in _NOT_A_NAME))]
+            names.update(words)
+            if words:
+                names.add(tuple(token for word in words for token in word))
+        return cls(frozenset(names), frozenset()).with_codes(*conversation.property.facts.access_codes)
+
+    def with_codes(self, *raw_codes: str) -> LeakWatchlist:
+        """This watchlist plus more original access codes."""
+        extra = {_tokens_of(code) for code in raw_codes}
+        return LeakWatchlist(self.names, self.codes | {c for c in extra if c and c != _PLACEHOLDER_CODE})
+
+    def with_names(self, *raw_names: str) -> LeakWatchlist:
+        """This watchlist plus more original names (each word and the whole name)."""
+        extra = {_tokens_of(word) for name in raw_names for word in name.split()}
+        extra |= {_tokens_of(name) for name in raw_names}
+        return LeakWatchlist(self.names | {e for e in extra if e}, self.codes)
+
+
+def find_leaks(text: str, originals: LeakWatchlist) -> list[Leak]:
+    """Every leak in a serialized fixture, in order of position."""
+    scan = _JSON_ESCAPE.sub(_blank_escape, text)
+    leaks, safe = _phone_leaks(scan)
+    leaks.extend(_email_leaks(scan))
+    leaks.extend(_watched_leaks(scan, originals, safe))
+    return sorted(leaks, key=lambda leak: (leak.position, leak.kind))
+
+
+def describe_leaks(leaks: list[Leak], limit: int = 5) -> str:
+    """One line for a refusal report: `2 leaks: phone •••-•••-••87 at 120; name J••• at 301`."""
+    shown = "; ".join(f"{leak.kind} {leak.snippet} at {leak.position}" for leak in leaks[:limit])
+    more = f"; and {len(leaks) - limit} more" if len(leaks) > limit else ""
+    return f"{len(leaks)} leak{'s' if len(leaks) != 1 else ''}: {shown}{more}"
+
+
+def _blank_escape(match: re.Match[str]) -> str:
+    # Same length, so positions stay true: `\nJordan` must read as a break before a name.
+    escape = match.group()
+    if escape.startswith("\\u"):
+        return " " * 5 + chr(int(escape[2:], 16))
+    return " " + {"n": "\n", "t": "\t", "r": "\r", "b": " ", "f": " "}.get(escape[1], escape[1])
+
+
+def _phone_leaks(scan: str) -> tuple[list[Leak], list[range]]:
+    leaks: list[Leak] = []
+    fakes: list[range] = []
+    for match in PhoneNumberMatcher(scan, "US", leniency=Leniency.POSSIBLE):
+        raw: str = match.raw_string
+        digits = "".join(ch for ch in raw if ch.isdigit())
+        if _FAKE.fullmatch(digits):
+            fakes.append(range(match.start, match.end))
+            continue
+        harmless = (
+            _is_money(scan, match.start, match.end)
+            or _is_time_or_date(raw)
+            or _inside_identifier(scan, match.start, match.end)
+        )
+        if not harmless:
+            leaks.append(Leak("phone", _mask_digits(raw), match.start, "a possible phone number"))
+    return leaks, fakes
+
+
+def _is_money(scan: str, start: int, end: int) -> bool:
+    before = scan[max(0, start - 3) : start].rstrip()
+    after = scan[end : end + 9].lstrip().lower()
+    return before.endswith(("$", "€", "£")) or after.startswith(("usd", "dollars"))
+
+
+def _is_time_or_date(raw: str) -> bool:
+    return ":" in raw or _DATE.fullmatch(raw.strip()) is not None
+
+
+def _inside_identifier(scan: str, start: int, end: int) -> bool:
+    left = start
+    while left > 0 and (scan[left - 1].isascii() and (scan[left - 1].isalnum() or scan[left - 1] == "-")):
+        left -= 1
+    right = end
+    while right < len(scan) and scan[right].isascii() and (scan[right].isalnum() or scan[right] == "-"):
+        right += 1
+    token = scan[left:right]
+    return bool(_UUID.fullmatch(token) or _DIGEST.fullmatch(token))
+
+
+def _email_leaks(scan: str) -> list[Leak]:
+    leaks: list[Leak] = []
+    for match in _EMAIL.finditer(scan):
+        local, _, domain = match.group().partition("@")
+        if domain.rstrip(".").lower() != "example.test":
+            masked = f"{local[:1]}•••@•••{domain[domain.rfind('.') :] if '.' in domain else ''}"
+            leaks.append(Leak("email", masked, match.start(), "an address outside example.test"))
+    return leaks
+
+
+def _watched_leaks(scan: str, originals: LeakWatchlist, safe: list[range]) -> list[Leak]:
+    tokens = [(m.start(), _fold_token(m.group())) for m in _TOKEN.finditer(scan)]
+    folded = [token for _, token in tokens]
+    watched: list[tuple[LeakKind, tuple[str, ...]]] = [("name", n) for n in originals.names]
+    watched += [("access_code", c) for c in originals.codes]
+    by_first: dict[str, list[tuple[LeakKind, tuple[str, ...]]]] = {}
+    for kind, sequence in watched:
+        by_first.setdefault(sequence[0], []).append((kind, sequence))
+    leaks: list[Leak] = []
+    for index, token in enumerate(folded):
+        matched = [
+            (kind, seq)
+            for kind, seq in by_first.get(token, ())
+            if tuple(folded[index : index + len(seq)]) == seq
+        ]
+        position = tokens[index][0]
+        if not matched or any(position in zone for zone in safe):
+            continue  # nothing watched here, or a digit group of a fake number (not a code)
+        # One report per position: "Jordan Avery" is one leak, not also a "Jordan" one.
+        kind, _ = max(matched, key=lambda pair: len(pair[1]))
+        leaks.append(Leak(kind, _mask_watched(kind, scan, position), position, f"an original {kind}"))
+    return leaks
+
+
+def _fold_token(token: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", token)
+    return (
+        "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().translate(_LATIN_EXTRAS)
+    )
+
+
+def _tokens_of(text: str) -> tuple[str, ...]:
+    return tuple(_fold_token(token) for token in _TOKEN.findall(text))
+
+
+def _mask_digits(raw: str) -> str:
+    digits_seen = sum(ch.isdigit() for ch in raw)
+    shown: list[str] = []
+    for ch in raw:
+        if ch.isdigit():
+            digits_seen -= 1
+            shown.append(ch if digits_seen < 2 else "•")
+        else:
+            shown.append(ch)
+    return "".join(shown)
+
+
+def _mask_watched(kind: LeakKind, scan: str, position: int) -> str:
+    if kind == "access_code":
+        token = _TOKEN.match(scan, position)
+        value = token.group() if token else ""
+        return "••" + value[-2:] if len(value) >= 4 else "••"
+    return scan[position] + "•••"

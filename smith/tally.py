@@ -1,0 +1,98 @@
+"""The daily tally line: per property channel, for the previous local day (SPEC §7).
+
+It proves the grader ran: posted even when nothing was flagged, worded so that "0 graded" cannot be
+read as "all good", and warning when a channel's posts have had no reaction for seven days.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from blocks import build_tally_blocks, validate_post
+from blocks.common import PostContent
+from gradecore.entities import Property, SlackPost
+from gradecore.store import Unit
+from gradecore.store.outbox import PENDING, UNROUTED
+from smith.stats import window_stats
+
+QUIET_DAYS = 7
+
+
+@dataclass(frozen=True)
+class Tally:
+    property_id: str
+    local_date: date
+    content: PostContent
+    graded: int
+    below: int
+    no_reactions_warning: bool
+
+
+def local_day_bounds(day: date, timezone: str) -> tuple[datetime, datetime]:
+    """[start, end) of a local calendar day, as aware datetimes (23 or 25 hours long across DST)."""
+    zone = ZoneInfo(timezone)
+    return datetime.combine(day, time(0), zone), datetime.combine(day + timedelta(days=1), time(0), zone)
+
+
+def due_at(day: date, timezone: str, tally_time: time) -> datetime:
+    """When the tally for `day` is due: the tally time on the next local day."""
+    return datetime.combine(day + timedelta(days=1), tally_time, ZoneInfo(timezone))
+
+
+def latest_due_day(now: datetime, timezone: str, tally_time: time) -> date:
+    """The most recent local day whose tally is already due at `now` (missed earlier days coalesce)."""
+    local_now = now.astimezone(ZoneInfo(timezone))
+    yesterday = local_now.date() - timedelta(days=1)
+    return (
+        yesterday if local_now >= due_at(yesterday, timezone, tally_time) else yesterday - timedelta(days=1)
+    )
+
+
+def compose_tally(unit: Unit, prop: Property, day: date) -> Tally:
+    start, end = local_day_bounds(day, prop.timezone)
+    stats = window_stats(unit, [prop.id], start, end)
+    quiet = _no_reactions_lately(unit, prop.id, end)
+    content = build_tally_blocks(
+        property_name=prop.name,
+        local_date=day,
+        graded=stats.graded,
+        passed=stats.passed,
+        below=stats.below,
+        reacted=stats.reacted,
+        no_reactions_in_7_days=quiet,
+        idempotency_key=tally_key(prop.id, day),
+    )
+    validate_post(content)
+    return Tally(prop.id, day, content, stats.graded, stats.below, quiet)
+
+
+def _no_reactions_lately(unit: Unit, property_id: str, end: datetime) -> bool:
+    """Smith flagged something in the last week, and nobody reacted to anything in that week."""
+    start = end - timedelta(days=QUIET_DAYS)
+    flagged = any(
+        g.level != "pass"
+        for g in unit.grades.created_between(property_id, start, end, item_type="conversation")
+    )
+    if not flagged:
+        return False
+    latest = unit.verdicts.latest_for_property(property_id)
+    return latest is None or latest.created_at < start
+
+
+def tally_key(property_id: str, day: date) -> str:
+    return f"tally:{property_id}:{day.isoformat()}"
+
+
+def queue_tally(unit: Unit, prop: Property, tally: Tally) -> bool:
+    """Queue the tally post once per property and day (the idempotency key makes a rerun a no-op)."""
+    post = SlackPost(
+        kind="tally",
+        idempotency_key=tally_key(prop.id, tally.local_date),
+        property_id=prop.id,
+        channel=prop.slack_channel_id,
+        payload=tally.content.as_message(),
+        status=PENDING if prop.slack_channel_id else UNROUTED,
+    )
+    return unit.outbox.add(post)[1]
