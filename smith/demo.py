@@ -7,24 +7,37 @@ every post is rendered as staff would see it in Slack (dry-run: nothing leaves t
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
 
 from rich.console import Console
 from rich.table import Table
 
 from gradecore.contract import Conversation, parse_conversation
 from gradecore.db import create_db_engine, upgrade
+from gradecore.entities import utcnow
 from gradecore.store import Store
 from smith.ingest import Ingestor, IngestResult
+from smith.listening.identity import SlackProfile
+from smith.listening.processor import ActProcessor
 from smith.outbox import Relay, RelayConfig, RelayStats
+from smith.sweep.job import SweepReport, run_sweep
+from smith.tally import compose_tally
 from smith.transports.dry_run import DryRunTransport
+from smith.transports.render import render_payload
 
 DEMO_USERS = (
     ("maria.lopez@camellia.example", "María López", "staff"),
     ("sam.okafor@birchwood.example", "Sam Okafor", "staff"),
     ("dev.patel@smith.example", "Dev Patel", "engineer"),
+)
+# The demo's Slack accounts: users.info would give these e-mails, which map them to the staff above.
+DEMO_SLACK_ACCOUNTS = {"U0MARIA": "maria.lopez@camellia.example", "U0SAM": "sam.okafor@birchwood.example"}
+CORRECTION = (
+    "Should be PASS — the $1,950 is the renewal rate the office quoted on the call #ledger-renewal-rates"
 )
 DEMO_CHANNELS = {
     "camellia": "C0CAMELLIA",
@@ -40,6 +53,17 @@ class DemoRun:
     conversations: list[Conversation]
     results: list[IngestResult]
     delivery: RelayStats
+    acts: list[str] = field(default_factory=list)
+    sweep: SweepReport | None = None
+    tallies: list[str] = field(default_factory=list)
+
+
+class DemoDirectory:
+    """Stands in for users.info: the demo's Slack accounts and their e-mails."""
+
+    async def profile(self, slack_user_id: str) -> SlackProfile | None:
+        email = DEMO_SLACK_ACCOUNTS.get(slack_user_id)
+        return None if email is None else SlackProfile(email=email, is_bot=False)
 
 
 def bundled_conversations() -> list[Conversation]:
@@ -81,7 +105,55 @@ async def run_demo(workdir: Path, console: Console) -> DemoRun:
     )
     relay = Relay(store, transport, RelayConfig(channel_interval=0.001, global_rate=1000.0))
     delivery = await relay.drain(within=30.0)
-    return DemoRun(store, conversations, results, delivery)
+    run = DemoRun(store, conversations, results, delivery)
+    run.acts = await simulate_staff(store)
+    delivery.merge(await relay.drain(within=30.0))
+    run.sweep = run_sweep(store, workdir / "fixtures")
+    run.tallies = tally_lines(store)
+    return run
+
+
+async def simulate_staff(store: Store) -> list[str]:
+    """A 👍 on one parent and a written correction under one turn, through the real inbox and processor."""
+    with store.unit() as unit:
+        parent = unit.outbox.by_key("grade:c0a80101-lampliter-0001")
+        reply = unit.outbox.by_key("grade:b1rchw00d-rent-0042:turn:t1")
+        parent_of_reply = unit.outbox.by_key("grade:b1rchw00d-rent-0042")
+    assert parent and reply and parent_of_reply and parent.ts and reply.ts and parent_of_reply.ts
+    thumbs_up: dict[str, Any] = {
+        "type": "reaction_added",
+        "user": "U0MARIA",
+        "reaction": "+1::skin-tone-3",
+        "item": {"type": "message", "channel": parent.channel, "ts": parent.ts},
+    }
+    correction: dict[str, Any] = {
+        "type": "message",
+        "user": "U0SAM",
+        "channel": parent_of_reply.channel,
+        "text": CORRECTION,
+        "ts": f"{float(reply.ts) + 1:.6f}",
+        "thread_ts": parent_of_reply.ts,
+    }
+    events = [("Ev0DEMO1", thumbs_up), ("Ev0DEMO2", correction)]
+    processor = ActProcessor(store, DemoDirectory(), bot_user_id="U0SMITH")
+    outcomes = []
+    for event_id, event in events:
+        with store.unit() as unit:
+            unit.inbox.record(
+                event_id, str(event["type"]), {"event_id": event_id, "team_id": "T0DEMO", "event": event}
+            )
+        outcomes.append(await processor.process(event_id))
+    return outcomes
+
+
+def tally_lines(store: Store) -> list[str]:
+    """Today's tally per property (the demo's grades were all made today)."""
+    lines = []
+    with store.unit() as unit:
+        for prop in unit.properties.with_channel():
+            today = utcnow().astimezone(ZoneInfo(prop.timezone)).date()
+            lines.append(render_payload(compose_tally(unit, prop, today).content.as_message())[0])
+    return lines
 
 
 def summary_table(run: DemoRun) -> Table:

@@ -15,7 +15,7 @@ import app as wiring
 from cerebrus import grade as grade_conversation
 from smith.cli.context import rules, settings
 from smith.cli.errors import UserError
-from smith.demo import run_demo, summary_table
+from smith.demo import CORRECTION, run_demo, summary_table
 from smith.documents import parse_documents, read_source
 from smith.grade_report import print_grade
 
@@ -30,6 +30,18 @@ def demo(
     console.rule("Agent Smith demo · dry run: posts are shown here, nothing is sent to Slack")
     run = asyncio.run(run_demo(workdir, console))
     console.print(summary_table(run))
+    console.rule("Staff answer in Slack (simulated)")
+    console.print("María reacts 👍 on the Lampliter post · Sam replies under the Birchwood turn:")
+    console.print(f'  "{CORRECTION}"', markup=False, highlight=False)
+    for outcome in run.acts:
+        console.print(f"  → {outcome}")
+    console.rule("Nightly D8 sweep")
+    assert run.sweep is not None
+    for kind, count in sorted(run.sweep.written.items()):
+        console.print(f"  {count} {kind} fixture draft(s) written under {workdir}/fixtures/{kind}/")
+    console.rule("Daily tally line")
+    for line in run.tallies:
+        console.print(line, markup=False, highlight=False)
     flagged = sum(1 for result in run.results if result.grade is not None and result.grade.flagged)
     console.print(
         f"{len(run.results)} conversations graded · {flagged} flagged · "
