@@ -1,0 +1,110 @@
+"""Money amounts in text, in the formats people write them (`$1,950`, `$1950.00`, `1,950 dollars`,
+`1.950 dólares`, `USD 1950`), and plain numbers in context (`1850`, `1,850`, `$1,850.00`).
+
+Texts are scanned in folded form (lower-case, accents stripped), so `dólares` is `dolares` here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from cerebrus.text import FoldedText
+from gradecore.vocabulary import Span
+
+# A number with optional thousands groups (`,` or `.`) and optional cents; grouped form first so
+# `1,950` is one number, not `1` and `950`.
+_NUMBER = r"(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
+_BOUNDED = rf"(?<![\w.,]){_NUMBER}(?![\d])"
+_CURRENCY_BEFORE = r"(?:us\$|\$|usd)"
+_CURRENCY_AFTER = r"(?:dollars?|dolares?|usd|bucks)"
+
+# Two scans, each starting with a plain character class so the regex engine can skip ahead fast:
+# currency first (`$1,950`, `USD 1950`, `$1,950 dollars`) and currency after (`1.950 dolares`).
+# Word boundaries before the match are checked in Python (a leading look-behind would disable that).
+_MONEY_BEFORE = re.compile(rf"(?:us\$|\$|usd)\s?(?P<number>{_NUMBER})(?![\d])(?:\s?{_CURRENCY_AFTER}(?!\w))?")
+_MONEY_AFTER = re.compile(rf"(?P<number>{_NUMBER})\s?{_CURRENCY_AFTER}(?!\w)")
+_CURRENCY_HINTS = ("$", "usd", "dolar", "dollar", "buck")
+NUMBER = re.compile(_BOUNDED)
+
+TOLERANCE = 0.005
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyMention:
+    value: float
+    span: Span
+    quote: str
+
+
+def parse_number(text: str) -> float:
+    """A written number as a value: the last separator followed by 1-2 digits is the decimal point;
+    any other `,`/`.` separates thousands (`1.950` is nineteen hundred fifty, `1950.00` is not)."""
+    last = max(text.rfind(","), text.rfind("."))
+    if last != -1 and len(text) - last - 1 in (1, 2):
+        whole, cents = text[:last], text[last + 1 :]
+        return float(whole.replace(",", "").replace(".", "") + "." + cents)
+    return float(text.replace(",", "").replace(".", ""))
+
+
+def money_in(folded: FoldedText) -> list[MoneyMention]:
+    """Every money amount written in a text, with its span and quote in the original text."""
+    text = folded.folded
+    if not any(hint in text for hint in _CURRENCY_HINTS):
+        return []
+    found: dict[int, tuple[int, str]] = {}
+    for match in _MONEY_BEFORE.finditer(text):
+        if not _glued(text, match.start(), "$"):
+            found[match.start()] = (match.end(), match.group("number"))
+    covered = [(start, end) for start, (end, _) in found.items()]
+    for match in _MONEY_AFTER.finditer(text):
+        start = match.start()
+        if _glued(text, start, ".,") or any(s <= start < e for s, e in covered):
+            continue
+        found[start] = (match.end(), match.group("number"))
+    mentions = []
+    for start in sorted(found):
+        end, number = found[start]
+        span = folded.span(start, end)
+        mentions.append(MoneyMention(parse_number(number), span, folded.quote(span)))
+    return mentions
+
+
+def _glued(text: str, start: int, extra: str) -> bool:
+    """Whether a match starts inside a word or number (so it is not an amount of its own)."""
+    if start == 0:
+        return False
+    before = text[start - 1]
+    return before.isalnum() or before == "_" or before in extra
+
+
+def numbers_in(text: str) -> Iterator[float]:
+    """Every number written in a text, however formatted."""
+    for match in NUMBER.finditer(text):
+        yield parse_number(match.group())
+
+
+def any_equal(value: float, candidates: Iterable[float]) -> bool:
+    return any(abs(value - candidate) < TOLERANCE for candidate in candidates)
+
+
+@lru_cache(maxsize=1024)
+def number_pattern(value: float) -> re.Pattern[str]:
+    """A pattern finding one value written as a number in any usual formatting: 1850, 1,850, 1.850,
+    1850.00, $1,850.00 (so a long prompt is searched once in C, not parsed number by number)."""
+    whole = int(value)
+    cents = round((value - whole) * 100)
+    digits = str(whole)
+    grouped = f"{whole:,}"
+    forms = {re.escape(digits), re.escape(grouped), re.escape(grouped.replace(",", "."))}
+    body = "(?:" + "|".join(sorted(forms)) + ")"
+    tail = r"(?:[.,]00?)?"  # whole dollars may carry zero cents
+    if cents:
+        tail = rf"[.,]{cents:02d}" if cents % 10 else rf"[.,]{cents // 10}0?"
+    return re.compile(rf"(?<![\w.,]){body}{tail}(?![\d]|[.,]\d)")
+
+
+def number_written(value: float, text: str) -> bool:
+    return number_pattern(float(value)).search(text) is not None

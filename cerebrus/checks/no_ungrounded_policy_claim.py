@@ -1,0 +1,47 @@
+"""Turn check: Clara promises nothing whose precondition is not on file (the unbacked promise)."""
+
+from __future__ import annotations
+
+from cerebrus.findings import Finding, failed, not_applicable, passed
+from cerebrus.registry import check
+from cerebrus.views import TurnView
+from gradecore.vocabulary import Evidence, Layer, Level, Scope
+
+from ._common import draft_evidence, is_empty
+
+
+@check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.BLOCK)
+def no_ungrounded_policy_claim(view: TurnView) -> Finding:
+    """A promise rule matches the draft and its requires_fact is empty or its requires_tool did not
+    succeed in this turn."""
+    facts = view.conversation.property.facts
+    unbacked: list[Evidence] = []
+    backed: list[Evidence] = []
+    folded = view.folded.folded
+    for promise, patterns in view.compiled.promises:
+        keys = view.compiled.promise_keys[promise.id]
+        if keys and not any(key in folded for key in keys):
+            continue
+        spans = {span for pattern in patterns for span, _ in view.folded.finditer(pattern)}
+        if not spans:
+            continue
+        if promise.requires_fact is not None:
+            grounded = not is_empty(facts.value(promise.requires_fact))
+            missing = f"no {promise.requires_fact} on file"
+        else:
+            grounded = promise.requires_tool in view.succeeded_tools
+            missing = f"no successful {promise.requires_tool} call"
+        for span in sorted(spans, key=lambda s: (s.start, s.end)):
+            receipt = draft_evidence(
+                view,
+                span,
+                fact_key=promise.requires_fact,
+                tool_name=promise.requires_tool,
+                detail=f"promise {promise.id}" + ("" if grounded else f": {missing}"),
+            )
+            (backed if grounded else unbacked).append(receipt)
+    if unbacked:
+        return failed("unbacked_promise", "The draft promises something nothing on file backs.", *unbacked)
+    if backed:
+        return passed("promise_backed", "Every promise in the draft is backed.", *backed)
+    return not_applicable("The draft makes no promise a rule covers.")

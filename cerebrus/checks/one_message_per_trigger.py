@@ -1,0 +1,40 @@
+"""Conversation check: one inbound message is answered by one writer, not by two systems at once."""
+
+from __future__ import annotations
+
+from cerebrus.findings import Finding, failed, not_applicable, passed
+from cerebrus.registry import check
+from cerebrus.views import ConversationView
+from gradecore.vocabulary import Evidence, Layer, Level, Owner, Scope
+
+
+# Owner `ours`: two writers answering one message is a platform orchestration fault, not Clara's prompt.
+@check(layer=Layer.OUTPUT, scope=Scope.CONVERSATION, level=Level.HOLD, owner=Owner.OURS)
+def one_message_per_trigger(view: ConversationView) -> Finding:
+    """An inbound message is answered by outbound messages from two or more different authors before
+    the next inbound message and within burst_window."""
+    messages = view.conversation.messages
+    window = view.rules.thresholds.burst_window
+    evidence: list[Evidence] = []
+    triggers = 0
+    for index, inbound in enumerate(messages):
+        if inbound.direction != "inbound":
+            continue
+        triggers += 1
+        answers = []
+        for reply in messages[index + 1 :]:
+            if reply.direction == "inbound" or reply.at - inbound.at > window:
+                break
+            answers.append(reply)
+        authors = dict.fromkeys(reply.author for reply in answers)
+        if len(authors) >= 2:
+            evidence.append(Evidence(message_id=inbound.id, detail=f"answered by {len(authors)} writers"))
+            evidence.extend(
+                Evidence(message_id=reply.id, detail=f"reply by {reply.author} ({view.role_of(reply)})")
+                for reply in answers
+            )
+    if not triggers:
+        return not_applicable("Nobody wrote in, so nothing could be answered twice.")
+    if evidence:
+        return failed("double_send", "One message was answered by two different writers.", *evidence)
+    return passed("one_writer", "Each inbound message was answered by at most one writer.")

@@ -1,0 +1,46 @@
+"""Turn check: Clara answers in the language she was written to."""
+
+from __future__ import annotations
+
+from cerebrus.findings import Finding, failed, not_applicable, not_checked, passed
+from cerebrus.language import language_of
+from cerebrus.registry import check
+from cerebrus.views import TurnView
+from gradecore.vocabulary import Evidence, Layer, Level, NotCheckedWhy, Scope, Span
+
+from ._common import draft_evidence
+
+EXCERPT_CHARS = 80
+
+
+@check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.HOLD)
+def reply_language_matches(view: TurnView) -> Finding:
+    """The triggering inbound's language differs from the draft's (language fields when present, else
+    detected among the configured languages; too short to tell is not_checked)."""
+    trigger = view.trigger
+    if trigger is None:
+        return not_applicable("The turn answers no inbound message.")
+    languages = view.rules.languages
+    asked, asked_how = language_of(trigger, languages)
+    if asked is None:
+        return not_checked(NotCheckedWhy.TOO_SHORT, "The inbound message is too short to tell its language.")
+    replied, replied_how = language_of(view.message, languages)
+    if replied is None:
+        return not_checked(NotCheckedWhy.TOO_SHORT, "The draft is too short to tell its language.")
+    if asked == replied:
+        return passed("same_language", f"Written to in {asked}, answered in {asked}.")
+    excerpt = Span(start=0, end=_excerpt_end(view.draft))
+    return failed(
+        "wrong_language",
+        f"Written to in {asked}, Clara answered in {replied}.",
+        Evidence(message_id=trigger.id, detail=f"inbound in {asked} ({asked_how})"),
+        draft_evidence(view, excerpt, detail=f"reply in {replied} ({replied_how})"),
+    )
+
+
+def _excerpt_end(draft: str) -> int:
+    """Where a short opening excerpt of the draft ends: at a word boundary when there is one."""
+    if len(draft) <= EXCERPT_CHARS:
+        return len(draft)
+    cut = draft.rfind(" ", 0, EXCERPT_CHARS)
+    return cut if cut > 0 else EXCERPT_CHARS

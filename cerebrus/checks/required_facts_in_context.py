@@ -1,0 +1,84 @@
+"""Turn check: the required facts that are on file actually reached Clara (prompt or tool result)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from cerebrus.amounts import number_written
+from cerebrus.findings import Finding, data_missing, failed, passed
+from cerebrus.registry import check
+from cerebrus.views import TurnView
+from gradecore.vocabulary import Evidence, Layer, Level, Scope
+
+from ._common import intent_table, is_empty
+
+
+@check(layer=Layer.CONTEXT, scope=Scope.TURN, level=Level.HOLD)
+def required_facts_in_context(view: TurnView) -> Finding:
+    """A required fact exists in property.facts but its value appears neither in the final claude_call's
+    system_prompt nor in a successful tool result."""
+    required = intent_table(view, view.rules.required_facts, "required facts")
+    if isinstance(required, Finding):
+        return required
+    final = view.final_call
+    if final is None:
+        return data_missing("The trace has no claude_call, so there is no context to look in.")
+    facts = view.conversation.property.facts
+    on_file = [(key, facts.value(key)) for key in required if not is_empty(facts.value(key))]
+    if not on_file:
+        return data_missing("None of the required facts is on file, so none could reach the context.")
+    step_index, call = final
+    context = _Context([call.system_prompt, *view.tool_results_json])
+    absent = [key for key, value in on_file if not context.holds(value)]
+    if absent:
+        return failed(
+            "fact_not_in_context",
+            f"{', '.join(absent)} is on file but never reached Clara's context.",
+            *(
+                Evidence(
+                    turn_id=view.turn.id,
+                    step_index=step_index,
+                    fact_key=key,
+                    detail="not in the final system prompt or any successful tool result",
+                )
+                for key in absent
+            ),
+        )
+    return passed("facts_in_context", "Every required fact on file reached Clara's context.")
+
+
+class _Context:
+    """The texts Clara saw. Strings are looked up whitespace- and case-insensitively, numbers in any
+    usual formatting; each lookup is one compiled search per text."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self._texts = texts
+        self._lowered: list[str] | None = None
+
+    def holds(self, value: Any) -> bool:
+        if isinstance(value, bool):
+            return self._has_text(str(value).lower())
+        if isinstance(value, int | float):
+            return any(number_written(float(value), text) for text in self._texts)
+        if isinstance(value, str):
+            return self._has_text(value)
+        if isinstance(value, dict):
+            return any(self.holds(item) for item in value.values() if not is_empty(item))
+        if isinstance(value, list | tuple):
+            return any(self.holds(item) for item in value if not is_empty(item))
+        return False
+
+    def _has_text(self, text: str) -> bool:
+        # Lower-casing the context once beats re.IGNORECASE over a prompt of several KB.
+        if self._lowered is None:
+            self._lowered = [context.lower() for context in self._texts]
+        pattern = _text_pattern(" ".join(text.lower().split()))
+        return any(pattern.search(context) for context in self._lowered)
+
+
+@lru_cache(maxsize=1024)
+def _text_pattern(squashed: str) -> re.Pattern[str]:
+    # Any run of whitespace in the context matches a space in the fact.
+    return re.compile(r"\s+".join(re.escape(word) for word in squashed.split(" ")))

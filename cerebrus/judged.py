@@ -1,0 +1,72 @@
+"""Judged dimensions (tone, pacing) as the engine folds them into a grade.
+
+The judge lane (cerebrus/judge/) produces them asynchronously; here they are only placed: missing
+ones become `not_checked` (judge lane off), and a judged score colours the verdict only once its
+dimension is marked calibrated in the rules (score → level: 0 block · 1 hold · 2 repair · 3 pass).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from gradecore.vocabulary import (
+    DimensionResult,
+    Kind,
+    Layer,
+    Level,
+    NotCheckedWhy,
+    Outcome,
+    Owner,
+    Reason,
+    Scope,
+)
+
+JUDGED_LAYERS: dict[str, Layer] = {"tone": Layer.TONE, "pacing": Layer.PACING}
+SCORE_LEVELS: dict[int, Level] = {0: Level.BLOCK, 1: Level.HOLD, 2: Level.REPAIR, 3: Level.PASS}
+
+
+@lru_cache(maxsize=len(JUDGED_LAYERS))
+def judge_off(dimension: str) -> DimensionResult:
+    """A judged dimension the judge lane did not score."""
+    return DimensionResult(
+        check=dimension,
+        layer=JUDGED_LAYERS[dimension],
+        owner=Owner.CLARA,
+        kind=Kind.JUDGED,
+        scope=Scope.TURN,
+        outcome=Outcome.NOT_CHECKED,
+        level=Level.PASS,
+        reason=Reason(
+            slug="judge_lane_off", sentence=f"The judge lane is off, so {dimension} was not judged."
+        ),
+        not_checked_why=NotCheckedWhy.JUDGE_OFF,
+        colours_verdict=False,
+    )
+
+
+def place_judged(
+    supplied: Sequence[DimensionResult] | None, calibrated: frozenset[str]
+) -> tuple[DimensionResult, ...]:
+    """The turn's judged dimensions: what the judge supplied (levels from scores, colouring only when
+    calibrated), plus `not_checked` for every judged dimension it did not supply."""
+    if not supplied:
+        return _all_off()
+    placed: list[DimensionResult] = []
+    seen: set[str] = set()
+    for result in supplied:
+        seen.add(result.check)
+        scored = result.outcome is not Outcome.NOT_CHECKED and result.score is not None
+        level = SCORE_LEVELS[result.score] if scored and result.score is not None else Level.PASS
+        placed.append(
+            result.model_copy(
+                update={"level": level, "colours_verdict": scored and result.check in calibrated}
+            )
+        )
+    placed.extend(judge_off(dimension) for dimension in JUDGED_LAYERS if dimension not in seen)
+    return tuple(placed)
+
+
+@lru_cache(maxsize=1)
+def _all_off() -> tuple[DimensionResult, ...]:
+    return tuple(judge_off(dimension) for dimension in JUDGED_LAYERS)

@@ -1,0 +1,194 @@
+"""The check registry: each deterministic check is one module under cerebrus/checks/ holding one
+function named like the module, declared with `@check(...)`.
+
+The decorator does not register anything globally: it turns the function into a `CheckSpec`.
+`default_registry()` builds a fresh `CheckRegistry` from the shipped modules, and the engine takes a
+registry object, so tests can grade with any set of checks without undoing import side effects.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Generic, Literal, TypeGuard, TypeVar, overload
+
+from cerebrus.assemble import LAYER_RANK
+from cerebrus.findings import Finding
+from cerebrus.views import ConversationView, TurnView
+from gradecore.vocabulary import DimensionResult, Kind, Layer, Level, Outcome, Owner, Scope, default_owner
+
+V = TypeVar("V", ConversationView, TurnView)
+
+
+class CheckDeclarationError(ValueError):
+    """A check declared inconsistently (bad name, missing docstring, duplicate id)."""
+
+
+@dataclass(frozen=True)
+class CheckSpec(Generic[V]):
+    """One check: its identity, the level a failure carries, and the function that decides."""
+
+    id: str
+    layer: Layer
+    owner: Owner
+    scope: Scope
+    kind: Kind
+    level: Level
+    doc: str
+    function: Callable[[V], Finding] = field(repr=False)
+
+    # Results without evidence repeat across turns (every "no amount in the draft"); they are
+    # immutable, so each is built once per spec. Bounded: a reason sentence may vary.
+    _shared: dict[tuple[str, str, str, object], DimensionResult] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def run(self, view: V) -> DimensionResult:
+        finding = self.function(view)
+        if not finding.evidence:
+            if finding.outcome is Outcome.FAIL:
+                raise CheckDeclarationError(f"check {self.id} failed without evidence")
+            # Keyed by plain strings: hashing them is far cheaper than hashing the pydantic Reason.
+            key = (finding.outcome.value, finding.reason.slug, finding.reason.sentence, finding.why)
+            shared = self._shared.get(key)
+            if shared is None:
+                shared = self._result(finding)
+                if len(self._shared) < _SHARED_LIMIT:
+                    self._shared[key] = shared
+            return shared
+        return self._result(finding)
+
+    def _result(self, finding: Finding) -> DimensionResult:
+        # model_construct: every field is already a validated vocabulary value.
+        return DimensionResult.model_construct(
+            check=self.id,
+            layer=self.layer,
+            owner=self.owner,
+            kind=self.kind,
+            scope=self.scope,
+            outcome=finding.outcome,
+            level=self.level if finding.outcome is Outcome.FAIL else Level.PASS,
+            reason=finding.reason,
+            evidence=finding.evidence,
+            not_checked_why=finding.why,
+            score=None,
+            colours_verdict=True,
+        )
+
+
+_SHARED_LIMIT = 256
+
+
+ConversationCheck = CheckSpec[ConversationView]
+TurnCheck = CheckSpec[TurnView]
+
+
+@overload
+def check(
+    *, layer: Layer, scope: Literal[Scope.TURN], level: Level, owner: Owner | None = None
+) -> Callable[[Callable[[TurnView], Finding]], TurnCheck]: ...
+
+
+@overload
+def check(
+    *, layer: Layer, scope: Literal[Scope.CONVERSATION], level: Level, owner: Owner | None = None
+) -> Callable[[Callable[[ConversationView], Finding]], ConversationCheck]: ...
+
+
+def check(
+    *, layer: Layer, scope: Scope, level: Level, owner: Owner | None = None
+) -> Callable[[Callable[[V], Finding]], CheckSpec[V]]:
+    """Declare a deterministic check; its id is the function's name, its doc the function's docstring."""
+
+    def declare(function: Callable[[V], Finding]) -> CheckSpec[V]:
+        doc = (function.__doc__ or "").strip()
+        if not doc:
+            raise CheckDeclarationError(f"check {function.__name__} has no docstring")
+        return CheckSpec(
+            id=function.__name__,
+            layer=layer,
+            owner=owner if owner is not None else default_owner(layer),
+            scope=scope,
+            kind=Kind.DETERMINISTIC,
+            level=level,
+            doc=doc,
+            function=function,
+        )
+
+    return declare
+
+
+class CheckRegistry:
+    """An ordered set of checks, keyed by id. Owned by whoever built it; never a global."""
+
+    def __init__(self, checks: Iterable[ConversationCheck | TurnCheck] = ()) -> None:
+        self._checks: dict[str, ConversationCheck | TurnCheck] = {}
+        for spec in checks:
+            self.register(spec)
+
+    def register(self, spec: ConversationCheck | TurnCheck) -> None:
+        if spec.id in self._checks:
+            raise CheckDeclarationError(f"duplicate check id {spec.id!r}")
+        self._checks[spec.id] = spec
+
+    def without(self, *ids: str) -> CheckRegistry:
+        """A new registry lacking the named checks."""
+        return CheckRegistry(spec for spec in self if spec.id not in ids)
+
+    def __iter__(self) -> Iterator[ConversationCheck | TurnCheck]:
+        return iter(self._checks.values())
+
+    def __len__(self) -> int:
+        return len(self._checks)
+
+    def __contains__(self, check_id: object) -> bool:
+        return check_id in self._checks
+
+    def get(self, check_id: str) -> ConversationCheck | TurnCheck:
+        return self._checks[check_id]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(self._checks)
+
+    def conversation_checks(self) -> tuple[ConversationCheck, ...]:
+        return tuple(s for s in self._checks.values() if _is_conversation(s))
+
+    def turn_checks(self) -> tuple[TurnCheck, ...]:
+        return tuple(s for s in self._checks.values() if _is_turn(s))
+
+
+def _is_conversation(spec: ConversationCheck | TurnCheck) -> TypeGuard[ConversationCheck]:
+    return spec.scope is Scope.CONVERSATION
+
+
+def _is_turn(spec: ConversationCheck | TurnCheck) -> TypeGuard[TurnCheck]:
+    return spec.scope is Scope.TURN
+
+
+def shipped_checks() -> list[ConversationCheck | TurnCheck]:
+    """Every check module under cerebrus/checks/, in module-name order: the attribute named like the
+    module must be a CheckSpec (so adding a check is adding one file)."""
+    from cerebrus import checks as package
+
+    found: list[ConversationCheck | TurnCheck] = []
+    for module_info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if module_info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{package.__name__}.{module_info.name}")
+        spec = getattr(module, module_info.name, None)
+        if not isinstance(spec, CheckSpec):
+            raise CheckDeclarationError(
+                f"cerebrus/checks/{module_info.name}.py must declare @check function {module_info.name}"
+            )
+        found.append(spec)
+    # The stated order (conversation scope first, then layer order, then id) so results read the
+    # same way the headline tie-break ranks them.
+    return sorted(found, key=lambda s: (s.scope is not Scope.CONVERSATION, LAYER_RANK[s.layer], s.id))
+
+
+def default_registry() -> CheckRegistry:
+    """A fresh registry holding every shipped deterministic check."""
+    return CheckRegistry(shipped_checks())

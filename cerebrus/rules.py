@@ -1,0 +1,250 @@
+"""The effective rules: code defaults (cerebrus.defaults), optionally overridden by a rules file.
+
+`load_rules(path)` reads TOML or YAML. Mappings merge key by key (the file wins per key, new keys
+extend), promises merge by id, everything else replaces. A malformed file raises `RulesError` with one
+line naming the file and the problem, so a bad deployment fails at start-up, not mid-grading.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tomllib
+from datetime import timedelta
+from functools import cached_property
+from typing import Annotated, Any
+
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from cerebrus import defaults
+from cerebrus.text import Lexicon, fold, lexicon_pattern, strip_accents
+from cerebrus.version import ENGINE_VERSION
+
+JUDGED_DIMENSION_IDS: tuple[str, ...] = ("tone", "pacing")
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)\s*$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+class RulesError(ValueError):
+    """A rules file that cannot be used; the message is one line naming the file and the problem."""
+
+
+def _duration(value: object) -> object:
+    # Rules files say "4h" or "10m"; plain numbers are seconds; ISO 8601 ("PT4H") passes through.
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return timedelta(seconds=value)
+    if isinstance(value, str) and (match := _DURATION.match(value)):
+        return timedelta(seconds=float(match.group(1)) * _UNIT_SECONDS[match.group(2)])
+    return value
+
+
+Duration = Annotated[timedelta, BeforeValidator(_duration)]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PromiseRule(_Frozen):
+    """A promise the draft may make, and what must be on file for it to be honest."""
+
+    id: str = Field(min_length=1)
+    patterns: dict[str, tuple[str, ...]]
+    requires_fact: str | None = None
+    requires_tool: str | None = None
+    enabled: bool = True
+    # Optional speed hint: plain substrings at least one of which every match contains. A draft
+    # holding none of them skips this promise's patterns. Empty = always run the patterns.
+    prefilter: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _one_precondition(self) -> PromiseRule:
+        if (self.requires_fact is None) == (self.requires_tool is None):
+            raise ValueError(f"promise {self.id!r} needs exactly one of requires_fact or requires_tool")
+        for language, patterns in self.patterns.items():
+            for pattern in patterns:
+                if any(char.isupper() for char in re.sub(r"\\.", "", pattern)):
+                    raise ValueError(
+                        f"promise {self.id!r} ({language}): write patterns in lower case, they are matched "
+                        f"against lower-cased text: {pattern!r}"
+                    )
+                try:
+                    re.compile(strip_accents(pattern))
+                except re.error as exc:
+                    raise ValueError(
+                        f"promise {self.id!r} ({language}): bad pattern {pattern!r}: {exc}"
+                    ) from None
+        return self
+
+
+class Thresholds(_Frozen):
+    followup_sla: Duration = timedelta(hours=4)
+    escalation_sla: Duration = timedelta(hours=24)
+    burst_window: Duration = timedelta(minutes=10)
+    max_iterations: int = Field(default=6, ge=1)
+    token_budget: int = Field(default=60_000, ge=1)
+
+    @field_validator("followup_sla", "escalation_sla", "burst_window")
+    @classmethod
+    def _positive(cls, value: timedelta) -> timedelta:
+        if value <= timedelta(0):
+            raise ValueError("must be a positive duration")
+        return value
+
+
+class Lexicons(_Frozen):
+    internal_narration: dict[str, tuple[str, ...]] = Field(
+        default_factory=lambda: {k: tuple(v) for k, v in defaults.INTERNAL_NARRATION.items()}
+    )
+    interrogatives: dict[str, tuple[str, ...]] = Field(
+        default_factory=lambda: {k: tuple(v) for k, v in defaults.INTERROGATIVES.items()}
+    )
+
+
+class CompiledRules:
+    """Patterns built once per Rules object (grading reuses them for every turn)."""
+
+    def __init__(self, rules: Rules) -> None:
+        lexicons = rules.lexicons
+        self.narration = Lexicon(term for terms in lexicons.internal_narration.values() for term in terms)
+        words = lexicon_pattern(term for terms in lexicons.interrogatives.values() for term in terms)
+        self.interrogative_start = re.compile(r"^\W*(?:" + words.pattern + ")") if words else None
+        self.promises: tuple[tuple[PromiseRule, tuple[re.Pattern[str], ...]], ...] = tuple(
+            (
+                promise,
+                tuple(_compile(pattern) for patterns in promise.patterns.values() for pattern in patterns),
+            )
+            for promise in rules.promises
+            if promise.enabled
+        )
+        self.promise_keys = {
+            promise.id: tuple(fold(key) for key in promise.prefilter) for promise in rules.promises
+        }
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    # Drafts are folded (lower case, accents stripped) and so are patterns, which are validated to be
+    # lower case: re.IGNORECASE would make every promise scan several times slower.
+    return re.compile(strip_accents(pattern))
+
+
+class Rules(_Frozen):
+    """Everything a check may be tuned by; its canonical JSON is part of the rubric version."""
+
+    mandated_tools: dict[str, tuple[str, ...]] = Field(
+        default_factory=lambda: {k: tuple(v) for k, v in defaults.MANDATED_TOOLS.items()}
+    )
+    required_facts: dict[str, tuple[str, ...]] = Field(
+        default_factory=lambda: {k: tuple(v) for k, v in defaults.REQUIRED_FACTS.items()}
+    )
+    promises: tuple[PromiseRule, ...] = Field(
+        default_factory=lambda: tuple(PromiseRule.model_validate(p) for p in defaults.PROMISES)
+    )
+    lexicons: Lexicons = Field(default_factory=Lexicons)
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+    languages: tuple[str, ...] = Field(default=tuple(defaults.LANGUAGES), min_length=1)
+    calibrated_judged: frozenset[str] = frozenset()
+
+    @field_validator("languages")
+    @classmethod
+    def _known_languages(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        from cerebrus.language import supported
+
+        unknown = [code for code in value if not supported(code)]
+        if unknown:
+            raise ValueError(f"unknown ISO 639-1 language code(s): {', '.join(unknown)}")
+        return tuple(dict.fromkeys(code.lower() for code in value))
+
+    @field_validator("calibrated_judged")
+    @classmethod
+    def _judged_ids(cls, value: frozenset[str]) -> frozenset[str]:
+        unknown = sorted(value - set(JUDGED_DIMENSION_IDS))
+        if unknown:
+            raise ValueError(f"not judged dimensions: {', '.join(unknown)} (known: tone, pacing)")
+        return value
+
+    @model_validator(mode="after")
+    def _unique_promises(self) -> Rules:
+        ids = [promise.id for promise in self.promises]
+        if len(ids) != len(set(ids)):
+            raise ValueError("promise ids must be unique")
+        return self
+
+    @cached_property
+    def compiled(self) -> CompiledRules:
+        return CompiledRules(self)
+
+    @cached_property
+    def rubric_version(self) -> str:
+        """First 12 hex chars of sha256(engine version + canonical JSON of these rules)."""
+        body = self.model_dump(mode="json")
+        body["calibrated_judged"] = sorted(self.calibrated_judged)
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(f"{ENGINE_VERSION}\n{canonical}".encode()).hexdigest()[:12]
+
+
+def merge_rules(base: Rules, overrides: dict[str, Any]) -> Rules:
+    """Rules with `overrides` (the shape of a rules file) merged over `base`."""
+    merged = _merge(base.model_dump(mode="python"), overrides)
+    return Rules.model_validate(merged)
+
+
+def _merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    result = dict(base)
+    for key, value in overrides.items():
+        current = result.get(key)
+        if key == "promises" and isinstance(value, list) and isinstance(current, list | tuple):
+            by_id = {promise["id"]: promise for promise in current}
+            for promise in value:
+                by_id[promise.get("id") if isinstance(promise, dict) else None] = promise
+            result[key] = list(by_id.values())
+        elif isinstance(value, dict) and isinstance(current, dict):
+            result[key] = _merge(current, value)
+        else:
+            result[key] = value
+    return result
+
+
+def load_rules(path: str | os.PathLike[str], base: Rules | None = None) -> Rules:
+    """The default rules (or `base`) overridden/extended by a TOML or YAML rules file."""
+    where = os.fspath(path)
+    suffix = os.path.splitext(where)[1].lower()
+    try:
+        with open(where, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise RulesError(f"rules file {where}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        if suffix == ".toml":
+            data: object = tomllib.loads(raw.decode("utf-8"))
+        elif suffix in (".yaml", ".yml"):
+            data = yaml.safe_load(raw.decode("utf-8"))
+        else:
+            raise RulesError(f"rules file {where}: expected a .toml, .yaml or .yml file")
+    except (tomllib.TOMLDecodeError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        problem = " ".join(str(exc).split())
+        raise RulesError(f"rules file {where}: not valid {suffix.lstrip('.').upper()}: {problem}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise RulesError(f"rules file {where}: the top level must be a table/mapping")
+    try:
+        return merge_rules(base or Rules(), data)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        location = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        message = " ".join(first["msg"].split())
+        raise RulesError(f"rules file {where}: {location}: {message}{more}") from None

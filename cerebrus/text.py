@@ -1,0 +1,154 @@
+"""Case- and accent-insensitive text matching that can always point back at the original draft.
+
+Every text check matches against a folded copy of the draft (NFKD, combining marks stripped,
+lower-cased, typographic apostrophes unified) and reports spans in the ORIGINAL draft, so a quoted
+receipt is always an exact substring of what Clara sent.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+
+from gradecore.vocabulary import Span
+
+# Curly quotes and primes fold to the ASCII apostrophe so "we’ll" matches a rule written as "we'll".
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "`": "'"})
+_MASK = "••"
+_WORD = re.compile(r"[\w']+")
+
+
+def fold(text: str) -> str:
+    """The folded form of a text (no offsets kept): for rule terms and patterns."""
+    return FoldedText(text).folded
+
+
+def strip_accents(text: str) -> str:
+    """Accents removed, case kept: safe on regular-expression sources (escapes are ASCII)."""
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_APOSTROPHES)
+
+
+class _FoldTable(dict[int, str]):
+    """str.translate table folding one character at a time, filled on first sight of a character."""
+
+    def __missing__(self, codepoint: int) -> str:
+        char = chr(codepoint)
+        pieces: list[str] = []
+        for part in unicodedata.normalize("NFKD", char):
+            if unicodedata.combining(part):
+                continue
+            pieces.extend(low for low in part.lower() if not unicodedata.combining(low))
+        folded = "".join(pieces).translate(_APOSTROPHES)
+        self[codepoint] = folded
+        if len(folded) != 1:
+            _IRREGULAR.add(char)
+        return folded
+
+
+_FOLD = _FoldTable()
+# Characters whose folded form is not exactly one character (ligatures, lone combining marks): only
+# texts holding one of them need an offset map.
+_IRREGULAR: set[str] = set()
+
+
+class FoldedText:
+    """A text and its folded copy, with a map from each folded character to its original offset.
+
+    The map is built only when a span is asked for: most texts are only searched, and most matches
+    are in ASCII texts, whose folded copy keeps every offset.
+    """
+
+    __slots__ = ("_origin", "_words", "folded", "original")
+
+    def __init__(self, original: str) -> None:
+        self.original = original
+        self._origin: list[int] | None = None
+        self._words: frozenset[str] | None = None
+        if original.isascii():
+            # Lower-casing ASCII keeps every offset: no map needed (the fast, common path).
+            self.folded = original.lower().translate(_APOSTROPHES)
+        else:
+            self.folded = original.translate(_FOLD)
+
+    def _origins(self) -> list[int] | None:
+        """None when folding kept every offset (ASCII, or accents that fold 1:1 like é → e)."""
+        if self._origin is None and not self.original.isascii():
+            if _IRREGULAR.isdisjoint(self.original):
+                return None
+            origin: list[int] = []
+            for index, char in enumerate(self.original):
+                origin.extend([index] * len(_FOLD[ord(char)]))
+            self._origin = origin
+        return self._origin
+
+    def span(self, start: int, end: int) -> Span:
+        """The original span covering folded characters [start, end)."""
+        origin = self._origins()
+        if origin is None:
+            return Span(start=start, end=end)
+        if start >= end:
+            position = origin[start] if start < len(origin) else len(self.original)
+            return Span(start=position, end=position)
+        first = origin[start]
+        stop = origin[end - 1] + 1
+        # Extend over characters that folded away entirely (a lone combining mark after the match).
+        while stop < len(self.original) and not _FOLD[ord(self.original[stop])]:
+            stop += 1
+        return Span(start=first, end=stop)
+
+    @property
+    def words(self) -> frozenset[str]:
+        """The folded text's distinct words (apostrophes kept: `can't`)."""
+        if self._words is None:
+            self._words = frozenset(_WORD.findall(self.folded))
+        return self._words
+
+    def quote(self, span: Span) -> str:
+        return self.original[span.start : span.end]
+
+    def finditer(self, pattern: re.Pattern[str]) -> Iterator[tuple[Span, str]]:
+        """Each non-empty match of a pattern over the folded text, as (original span, original quote)."""
+        for match in pattern.finditer(self.folded):
+            if match.end() > match.start():
+                span = self.span(match.start(), match.end())
+                yield span, self.quote(span)
+
+
+class Lexicon:
+    """Whole-word, folded matching of plain terms, skipped when no term's longest word occurs at all
+    (a substring test per key is much cheaper than running the alternation over every position)."""
+
+    def __init__(self, terms: Iterable[str]) -> None:
+        folded = {fold(term).strip() for term in terms if term.strip()}
+        self.keys = frozenset(max(term.split(), key=len) for term in folded)
+        self.pattern = lexicon_pattern(folded)
+
+    def finditer(self, text: FoldedText) -> Iterator[tuple[Span, str]]:
+        if self.pattern is not None and not self.keys.isdisjoint(text.words):
+            yield from text.finditer(self.pattern)
+
+
+def lexicon_pattern(terms: Iterable[str]) -> re.Pattern[str] | None:
+    """One whole-word pattern for a list of plain terms (longest first, so phrases win over words)."""
+    folded = sorted({fold(term).strip() for term in terms if term.strip()}, key=lambda t: (-len(t), t))
+    if not folded:
+        return None
+    alternatives = [r"\s+".join(re.escape(word) for word in term.split()) for term in folded]
+    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")
+
+
+def mask_code(code: str) -> str:
+    """An access code as it may be shown anywhere: `••21`."""
+    return _MASK + code[-2:]
+
+
+def mask_codes(text: str, codes: Iterable[str]) -> str:
+    """Every occurrence of any access code replaced by its mask (longest codes first)."""
+    for code in sorted({c for c in codes if c}, key=len, reverse=True):
+        if code in text:
+            text = text.replace(code, mask_code(code))
+    return text

@@ -1,0 +1,127 @@
+"""What checks read: a conversation or one turn with everything they need, computed once.
+
+Views cache derived values (the folded draft, the triggering inbound, successful tool results) so
+fifteen checks over one turn normalise and scan each text once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar, overload
+
+from cerebrus.rules import CompiledRules, Rules
+from cerebrus.text import FoldedText
+from gradecore.contract import ClaudeCallStep, Conversation, Message, Participant, ToolExecutionStep, Turn
+
+T = TypeVar("T")
+
+
+class lazy(Generic[T]):
+    """functools.cached_property without its per-access lock (Python 3.11): views are per call."""
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self._compute = compute
+        self._name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any]) -> lazy[T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type[Any]) -> T: ...
+
+    def __get__(self, instance: object | None, owner: type[Any]) -> T | lazy[T]:
+        if instance is None:
+            return self
+        value = self._compute(instance)
+        instance.__dict__[self._name] = value
+        return value
+
+
+class ConversationView:
+    """A conversation under a set of rules."""
+
+    def __init__(self, conversation: Conversation, rules: Rules) -> None:
+        self.conversation = conversation
+        self.rules = rules
+        self.compiled: CompiledRules = rules.compiled
+
+    @lazy
+    def participants(self) -> dict[str, Participant]:
+        return {p.id: p for p in self.conversation.participants}
+
+    @lazy
+    def message_positions(self) -> dict[str, int]:
+        return {m.id: i for i, m in enumerate(self.conversation.messages)}
+
+    @lazy
+    def access_codes(self) -> tuple[str, ...]:
+        return tuple(code for code in self.conversation.property.facts.access_codes if code)
+
+    def role_of(self, message: Message) -> str:
+        return self.participants[message.author].role
+
+
+class TurnView:
+    """One turn: the draft (Clara's outbound message), its trigger, and its trace."""
+
+    def __init__(self, parent: ConversationView, turn: Turn, number: int) -> None:
+        self.parent = parent
+        self.conversation = parent.conversation
+        self.rules = parent.rules
+        self.compiled = parent.compiled
+        self.turn = turn
+        self.number = number
+        self.position = parent.message_positions[turn.message_id]
+        self.message: Message = self.conversation.messages[self.position]
+
+    @property
+    def draft(self) -> str:
+        return self.message.text
+
+    @lazy
+    def folded(self) -> FoldedText:
+        return FoldedText(self.message.text)
+
+    @lazy
+    def trigger(self) -> Message | None:
+        """The last inbound message before the draft: what this turn answers."""
+        for message in reversed(self.conversation.messages[: self.position]):
+            if message.direction == "inbound":
+                return message
+        return None
+
+    @lazy
+    def answered(self) -> Participant | None:
+        """The person the turn answers: the author of the triggering inbound."""
+        return self.parent.participants[self.trigger.author] if self.trigger is not None else None
+
+    @lazy
+    def claude_calls(self) -> tuple[tuple[int, ClaudeCallStep], ...]:
+        return tuple((i, s) for i, s in enumerate(self.turn.trace.steps) if isinstance(s, ClaudeCallStep))
+
+    @lazy
+    def tool_steps(self) -> tuple[tuple[int, ToolExecutionStep], ...]:
+        return tuple((i, s) for i, s in enumerate(self.turn.trace.steps) if isinstance(s, ToolExecutionStep))
+
+    @property
+    def final_call(self) -> tuple[int, ClaudeCallStep] | None:
+        return self.claude_calls[-1] if self.claude_calls else None
+
+    @lazy
+    def failed_tools(self) -> tuple[tuple[int, ToolExecutionStep], ...]:
+        return tuple((i, s) for i, s in self.tool_steps if s.status == "error")
+
+    @lazy
+    def succeeded_tools(self) -> frozenset[str]:
+        return frozenset(s.tool_name for _, s in self.tool_steps if s.status == "success")
+
+    @lazy
+    def tool_results_json(self) -> tuple[str, ...]:
+        """Each successful tool result, JSON-dumped (what "appears in a tool result" searches)."""
+        return tuple(
+            json.dumps(s.result, ensure_ascii=False, sort_keys=True)
+            for _, s in self.tool_steps
+            if s.status == "success" and s.result is not None
+        )

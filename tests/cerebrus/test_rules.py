@@ -1,0 +1,162 @@
+"""Rules: code defaults, overridden or extended by a TOML/YAML file; malformed files fail clearly."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from cerebrus import Rules, RulesError, grade, load_rules
+from tests.cerebrus.builders import ConversationBuilder
+from tests.cerebrus.helpers import run_check
+
+
+def test_defaults_are_the_spec_tables() -> None:
+    rules = Rules()
+    assert rules.mandated_tools == {
+        "tour_request": ("get_tour_slots",),
+        "maintenance_request": ("create_work_order",),
+    }
+    assert rules.required_facts == {"tour_request": ("office_hours",), "rent_question": ("amounts",)}
+    assert [(p.id, p.requires_fact, p.requires_tool) for p in rules.promises] == [
+        ("arrival_instructions", "arrival_instructions", None),
+        ("vendor_visit", None, "dispatch_vendor"),
+    ]
+    t = rules.thresholds
+    assert (t.followup_sla, t.escalation_sla, t.burst_window) == (
+        timedelta(hours=4),
+        timedelta(hours=24),
+        timedelta(minutes=10),
+    )
+    assert (t.max_iterations, t.token_budget) == (6, 60_000)
+    assert rules.languages == ("en", "es")
+    assert rules.calibrated_judged == frozenset()
+
+
+def test_toml_overrides_and_extends(tmp_path: Path) -> None:
+    path = tmp_path / "rules.toml"
+    path.write_text(
+        """
+calibrated_judged = ["tone"]
+
+[mandated_tools]
+tour_request = ["get_tour_slots", "check_calendar"]
+renewal = ["get_lease"]
+
+[thresholds]
+followup_sla = "2h"
+token_budget = 80000
+
+[[promises]]
+id = "refund"
+requires_tool = "issue_refund"
+patterns = { en = ["\\\\bwe(?:'ll| will) refund"], es = ["te reembolsaremos"] }
+""",
+        encoding="utf-8",
+    )
+    rules = load_rules(path)
+    assert rules.mandated_tools["tour_request"] == ("get_tour_slots", "check_calendar")
+    assert rules.mandated_tools["renewal"] == ("get_lease",)
+    assert rules.mandated_tools["maintenance_request"] == ("create_work_order",)  # default kept
+    assert rules.thresholds.followup_sla == timedelta(hours=2)
+    assert rules.thresholds.escalation_sla == timedelta(hours=24)
+    assert rules.thresholds.token_budget == 80_000
+    assert [p.id for p in rules.promises] == ["arrival_instructions", "vendor_visit", "refund"]
+    assert rules.calibrated_judged == frozenset({"tone"})
+    conversation = (
+        ConversationBuilder().inbound("Refund?").reply("Te reembolsaremos el depósito.", language="es")
+    )
+    result = run_check(conversation.build(), "no_ungrounded_policy_claim", rules)
+    assert result.evidence[0].quote == "Te reembolsaremos"
+
+
+def test_yaml_replaces_a_promise_by_id_and_can_disable_one(tmp_path: Path) -> None:
+    path = tmp_path / "rules.yaml"
+    path.write_text(
+        """
+promises:
+  - id: vendor_visit
+    enabled: false
+    requires_tool: dispatch_vendor
+    patterns: {en: ["someone will come"]}
+lexicons:
+  internal_narration:
+    en: ["vector store"]
+languages: [en, es, fr]
+""",
+        encoding="utf-8",
+    )
+    rules = load_rules(path)
+    assert [(p.id, p.enabled) for p in rules.promises] == [
+        ("arrival_instructions", True),
+        ("vendor_visit", False),
+    ]
+    assert rules.lexicons.internal_narration["en"] == ("vector store",)
+    assert rules.lexicons.internal_narration["es"][0] == "sistema"  # other languages kept
+    assert rules.languages == ("en", "es", "fr")
+    conversation = ConversationBuilder().inbound("Leak").reply("A technician will be there at 9.").build()
+    assert run_check(conversation, "no_ungrounded_policy_claim", rules).outcome.value == "not_checked"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "problem"),
+    [
+        ("bad.toml", "[thresholds\nfollowup_sla = 1", "not valid TOML"),
+        ("bad.yaml", "thresholds: [1, 2", "not valid YAML"),
+        ("list.yaml", "- 1\n- 2", "the top level must be a table/mapping"),
+        ("unknown.toml", "colour = 'red'", "colour: Extra inputs are not permitted"),
+        ("sla.toml", "[thresholds]\nfollowup_sla = 'soon'", "thresholds.followup_sla"),
+        ("neg.toml", "[thresholds]\nburst_window = '-5m'", "thresholds.burst_window"),
+        ("iter.toml", "[thresholds]\nmax_iterations = 0", "thresholds.max_iterations"),
+        ("lang.toml", "languages = ['en', 'xx']", "unknown ISO 639-1 language code(s): xx"),
+        ("judged.toml", "calibrated_judged = ['empathy']", "not judged dimensions: empathy"),
+        (
+            "regex.toml",
+            "[[promises]]\nid = 'x'\nrequires_fact = 'a'\npatterns = { en = ['(unclosed'] }",
+            "bad pattern",
+        ),
+        (
+            "both.toml",
+            "[[promises]]\nid = 'x'\nrequires_fact = 'a'\nrequires_tool = 'b'\npatterns = {}",
+            "exactly one",
+        ),
+        ("rules.json", "{}", "expected a .toml, .yaml or .yml file"),
+    ],
+)
+def test_a_malformed_rules_file_is_one_clear_line(
+    tmp_path: Path, name: str, content: str, problem: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        load_rules(path)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(f"rules file {path}: ")
+    assert problem in message
+
+
+def test_a_missing_rules_file_is_a_rules_error(tmp_path: Path) -> None:
+    with pytest.raises(RulesError, match="cannot read it"):
+        load_rules(tmp_path / "absent.toml")
+
+
+def test_an_empty_rules_file_means_the_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "empty.yaml"
+    path.write_text("", encoding="utf-8")
+    assert load_rules(path) == Rules()
+
+
+def test_rubric_version_is_stable_and_tracks_the_effective_rules() -> None:
+    assert Rules().rubric_version == Rules().rubric_version
+    assert len(Rules().rubric_version) == 12
+    changed = Rules.model_validate({"thresholds": {"token_budget": 1}})
+    assert changed.rubric_version != Rules().rubric_version
+    conversation = ConversationBuilder().inbound("Hi").reply("Hello").build()
+    assert grade(conversation, rules=changed).rubric_version == changed.rubric_version
+    # Equal rules reached by different routes have one version.
+    assert (
+        Rules.model_validate({"thresholds": {"followup_sla": "240m"}}).rubric_version
+        == Rules().rubric_version
+    )
