@@ -3,7 +3,7 @@
 The sweep job reads verdicts and writes files; everything here is pure and deterministic.
 """
 
-from smith.sweep.anonymize import AnonymizedConversation, UnknownTurn, anonymize
+from smith.sweep.anonymize import AnonymizationError, AnonymizedConversation, UnknownTurn, anonymize
 from smith.sweep.fixture_format import (
     FORMAT_V1,
     FixtureFile,
@@ -21,6 +21,7 @@ from smith.sweep.ticket import render_ticket
 
 __all__ = [
     "FORMAT_V1",
+    "AnonymizationError",
     "AnonymizedConversation",
     "FixtureFile",
     "FixtureFormatError",

@@ -13,14 +13,18 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from gradecore.contract import Conversation, validate_conversation
+from gradecore.contract import ContractViolation, Conversation, validate_conversation
 from smith.sweep.pseudonyms import assign_pseudonyms
 from smith.sweep.scrubber import CODE_PLACEHOLDER, Scrubber
 
-__all__ = ["AnonymizedConversation", "UnknownTurn", "anonymize"]
+__all__ = ["AnonymizationError", "AnonymizedConversation", "UnknownTurn", "anonymize"]
 
 
-class UnknownTurn(ValueError):
+class AnonymizationError(ValueError):
+    """The conversation cannot be made into an anonymized fixture input."""
+
+
+class UnknownTurn(AnonymizationError):
     """`up_to_turn` names no turn of the conversation."""
 
 
@@ -55,7 +59,7 @@ class AnonymizedConversation:
 def anonymize(conversation: Conversation, *, up_to_turn: str | None) -> AnonymizedConversation:
     """The conversation up to (and including) `up_to_turn`'s message, anonymized and re-validated.
 
-    Raises UnknownTurn for a turn id the conversation does not have, and ContractViolation if the
+    Raises UnknownTurn for a turn id the conversation does not have, and AnonymizationError if the
     rewritten document no longer fits the contract (a text pushed past its length limit).
     """
     document = conversation.model_dump(mode="json", by_alias=True)
@@ -86,7 +90,12 @@ def anonymize(conversation: Conversation, *, up_to_turn: str | None) -> Anonymiz
             _scrub_step(step, scrubber)
     for escalation in document["escalations"]:
         escalation["to"] = scrubber.text(escalation["to"])
-    return AnonymizedConversation(validate_conversation(document), scrubber)
+    try:
+        anonymized = validate_conversation(document)
+    except ContractViolation as exc:
+        # The violation names paths and limits only, never the text itself.
+        raise AnonymizationError(f"the anonymized document breaks the contract: {exc}") from None
+    return AnonymizedConversation(anonymized, scrubber)
 
 
 def _cut_after(document: dict[str, Any], conversation: Conversation, turn_id: str) -> None:

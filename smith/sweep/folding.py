@@ -6,6 +6,7 @@ replaces the ORIGINAL characters, so everything it does not replace stays byte f
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ _UNDECOMPOSED = {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "
 _APOSTROPHES = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"}
 
 
+@functools.cache
 def fold_char(char: str) -> str:
     """One character folded: lower case, accents stripped; "" for a lone combining mark."""
     lowered = char.lower()
@@ -36,27 +38,35 @@ def fold(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Folded:
-    """A text's folded copy and, for each folded character, the offset of the character it came from."""
+    """A text's folded copy and, for each folded character, the offset of the character it came from.
+
+    `origin` is None when folding kept every offset (ASCII, the common case, and 1:1 accents).
+    """
 
     original: str
     folded: str
-    origin: tuple[int, ...]
+    origin: tuple[int, ...] | None
 
     @classmethod
     def of(cls, text: str) -> Folded:
-        folded: list[str] = []
+        if text.isascii():
+            return cls(text, text.lower().replace("`", "'"), None)
+        pieces = [fold_char(char) for char in text]
+        if all(len(piece) == 1 for piece in pieces):
+            return cls(text, "".join(pieces), None)
         origin: list[int] = []
-        for index, char in enumerate(text):
-            piece = fold_char(char)
-            folded.append(piece)
+        for index, piece in enumerate(pieces):
             origin.extend([index] * len(piece))
-        return cls(text, "".join(folded), tuple(origin))
+        return cls(text, "".join(pieces), tuple(origin))
 
     def spans(self, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
         """Each non-empty match over the folded copy, as a half-open span of the ORIGINAL text."""
         found: list[tuple[int, int]] = []
         for match in pattern.finditer(self.folded):
             if match.end() <= match.start():
+                continue
+            if self.origin is None:
+                found.append((match.start(), match.end()))
                 continue
             start = self.origin[match.start()]
             stop = self.origin[match.end() - 1] + 1

@@ -22,9 +22,8 @@ from pydantic import JsonValue
 from gradecore.entities import Fixture, GradeVerdict, utcnow
 from gradecore.store import Store, Unit
 from smith.sweep.anonymize import anonymize
-from smith.sweep.fixture_format import build_fixture, fixture_bytes, fixture_hash, fixture_relpath
+from smith.sweep.fixture_format import build_fixture, fixture_file
 from smith.sweep.leaks import LeakWatchlist, describe_leaks, find_leaks
-from smith.sweep.ticket import render_ticket
 
 log = logging.getLogger(__name__)
 # A verdict agreeing with a passing grade names no owner: it is a calibration case for the grader.
@@ -92,14 +91,14 @@ def draft_fixture(unit: Unit, verdict: GradeVerdict) -> Draft:
         verdict.created_at,
         turn_id=verdict.turn_id,
     )
-    content = render_ticket(fixture).encode() if kind == "ours" else fixture_bytes(fixture)
-    leaks = find_leaks(content.decode(), LeakWatchlist.from_conversation(original))
+    file = fixture_file(fixture)  # the JSON fixture, or the markdown ticket for `ours`
+    leaks = find_leaks(file.payload.decode(), LeakWatchlist.from_conversation(original))
     return Draft(
         verdict.id,
         kind,
-        str(fixture_relpath(fixture)),
-        content,
-        fixture_hash(fixture),
+        str(file.relpath),
+        file.payload,
+        file.content_hash,
         describe_leaks(leaks) if leaks else None,
     )
 

@@ -11,13 +11,15 @@ own tokenizer and folding, so a mistake in one is not repeated in the other. Wha
 - email: any `local@domain` whose domain is not exactly `example.test`.
 - name: an original participant's full, first, last or middle name as whole words, ignoring case
   and accents (`María` = `MARIA`); `Jordan's` holds `Jordan`, `Jordanian` does not.
-- access_code: an original access code as whole tokens (`0000`, the placeholder, is never watched).
+- access_code: an original access code as whole tokens (`0000`, the placeholder, is never watched;
+  nor is the value of a typed counter such as `"input_tokens": 4821`).
 
 A leak names its kind and position and shows a masked snippet, never the value itself.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -46,6 +48,11 @@ _NOT_A_NAME = frozenset(
 )
 _UNWATCHED_ROLES = frozenset({"clara", "system"})
 _PLACEHOLDER_CODE = ("0000",)
+# Typed counters of the contract and the fixture; a code that equals a token count reveals nothing.
+_COUNTER = re.compile(
+    r'"(?:input_tokens|output_tokens|cache_read_tokens|loop_iteration|step_index|verdict_id|grader_user_id|'
+    r'start|end|score)"\s*:\s*$'
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +178,7 @@ def _watched_leaks(scan: str, originals: LeakWatchlist, safe: list[range]) -> li
     for kind, sequence in watched:
         by_first.setdefault(sequence[0], []).append((kind, sequence))
     leaks: list[Leak] = []
+    covered = 0  # tokens before this index belong to a leak already reported
     for index, token in enumerate(folded):
         matched = [
             (kind, seq)
@@ -178,14 +186,18 @@ def _watched_leaks(scan: str, originals: LeakWatchlist, safe: list[range]) -> li
             if tuple(folded[index : index + len(seq)]) == seq
         ]
         position = tokens[index][0]
-        if not matched or any(position in zone for zone in safe):
-            continue  # nothing watched here, or a digit group of a fake number (not a code)
-        # One report per position: "Jordan Avery" is one leak, not also a "Jordan" one.
-        kind, _ = max(matched, key=lambda pair: len(pair[1]))
+        if index < covered or not matched or any(position in zone for zone in safe):
+            continue  # nothing new here, or a digit group of a fake number (not a code)
+        # One report per occurrence: "Jordan Avery" is one leak, not also a "Jordan" and an "Avery" one.
+        kind, sequence = max(matched, key=lambda pair: len(pair[1]))
+        if kind == "access_code" and _COUNTER.search(scan, max(0, position - 40), position):
+            continue
+        covered = index + len(sequence)
         leaks.append(Leak(kind, _mask_watched(kind, scan, position), position, f"an original {kind}"))
     return leaks
 
 
+@functools.lru_cache(maxsize=8192)
 def _fold_token(token: str) -> str:
     decomposed = unicodedata.normalize("NFKD", token)
     return (

@@ -72,7 +72,11 @@ def find_phones(text: str, own: dict[str, re.Pattern[str]]) -> list[PhoneHit]:
         if _exempt(text, match.start, match.end, match.raw_string):
             continue
         key = phonenumbers.format_number(match.number, phonenumbers.PhoneNumberFormat.E164)
-        hits.append(PhoneHit(match.start, match.end, _owned_key(key, own)))
+        # "(call 415 555 0126)": the matcher takes the sentence's bracket; leave it to the sentence.
+        raw = match.raw_string
+        unbalanced = raw.startswith("(") and raw.count("(") > raw.count(")")
+        start = match.start + 1 if unbalanced else match.start
+        hits.append(PhoneHit(start, match.end, _owned_key(key, own)))
     for key, pattern in own.items():
         hits.extend(
             PhoneHit(m.start(), m.end(), key) for m in pattern.finditer(text) if not is_fake(m.group())
