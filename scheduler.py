@@ -103,8 +103,10 @@ class Jobs:
                 return False
             try:
                 counts = work()
-            except Exception:
+            except Exception as exc:
                 log.exception("%s for %s failed; the next tick retries it", job, period)
+                with self.store.unit() as unit:
+                    unit.jobs.fail(unit.session.merge(run), f"{type(exc).__name__}: {exc}")
                 return False
             with self.store.unit() as unit:
                 unit.jobs.finish(unit.session.merge(run), "ok", counts)

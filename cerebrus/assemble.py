@@ -1,13 +1,18 @@
-"""Turning dimension results into the parts of a grade: headline, ownership split, scope statement.
+"""Turning dimension results into the parts of a grade: verdict, headline, ownership split, scope.
 
 Headline tie-break (the stated order): among the dimensions at the verdict's level, conversation
 scope comes before turn scope, then the lower turn number, then the fixed layer order truth, context,
 tools, shape, handoff, loop, output, pacing, tone, then the check id alphabetically.
+
+The engine feeds every dimension once through a `Tally` (one pass gives a turn's verdict and
+accumulates what the scope statement and the ownership split need); the standalone functions below
+compute the same parts from a finished list of dimensions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from gradecore.grades import Headline, NotChecked, OwnershipSplit, ScopeStatement
 from gradecore.vocabulary import DimensionResult, Layer, Level, NotCheckedWhy, Outcome, Owner, Reason
@@ -24,8 +29,12 @@ LAYER_ORDER: tuple[Layer, ...] = (
     Layer.TONE,
 )
 LAYER_RANK = {layer: rank for rank, layer in enumerate(LAYER_ORDER)}
+# Levels by severity rank and back: comparing ints avoids Level's Python-level __gt__ in hot loops.
+_LEVELS: tuple[Level, ...] = (Level.PASS, Level.REPAIR, Level.HOLD, Level.BLOCK)
+_RANK = {level: rank for rank, level in enumerate(_LEVELS)}
 
 CLEAN = Reason(slug="clean", sentence="Every check that ran passed.")
+CLEAN_HEADLINE = Headline(level=Level.PASS, reason=CLEAN)
 
 Placed = tuple[int, str | None, DimensionResult]
 """A dimension with where it sits: turn number (0 for conversation scope) and turn id."""
@@ -39,52 +48,105 @@ def headline_order(item: Placed) -> tuple[int, int, str]:
 def verdict(dimensions: Iterable[DimensionResult]) -> Level:
     """The worst colouring level: never an average."""
     # Same as gradecore's worst(colouring levels), without a key function per dimension (hot path).
-    found = Level.PASS
+    found = 0
     for d in dimensions:
-        if d.colours_verdict and d.level is not Level.PASS and d.level > found:
-            found = d.level
-    return found
+        if d.colours_verdict and d.level is not Level.PASS:
+            found = max(found, _RANK[d.level])
+    return _LEVELS[found]
 
 
 def headline(placed: Sequence[Placed], level: Level) -> Headline:
     """The worst colouring dimension's level and reason, ties broken by the stated order; `level` is
     the verdict of `placed` (the caller has it already)."""
     if level is Level.PASS:
-        return Headline(level=Level.PASS, reason=CLEAN)
+        return CLEAN_HEADLINE
     candidates = [item for item in placed if item[2].colouring_level is level]
     _, turn_id, first = min(candidates, key=headline_order)
     return Headline(level=level, reason=first.reason, check=first.check, turn_id=turn_id)
 
 
+def _within_order(dimension: DimensionResult) -> tuple[int, str]:
+    return (LAYER_RANK[dimension.layer], dimension.check)
+
+
+def local_headline(dimensions: Sequence[DimensionResult], level: Level, turn_id: str | None) -> Headline:
+    """`headline` for dimensions that all sit in one place (one turn, or conversation scope)."""
+    if level is Level.PASS:
+        return CLEAN_HEADLINE
+    first = min((d for d in dimensions if d.colours_verdict and d.level is level), key=_within_order)
+    return Headline(level=level, reason=first.reason, check=first.check, turn_id=turn_id)
+
+
+class Tally:
+    """What a grade needs from all its dimensions, gathered in the one pass that gives each verdict:
+    which checks ran, why the others did not (first reason seen), and the failed layers per owner."""
+
+    __slots__ = ("_failed", "_ran", "_why")
+
+    def __init__(self) -> None:
+        self._ran: set[str] = set()
+        self._why: dict[str, NotCheckedWhy] = {}
+        self._failed: dict[Owner, set[Layer]] = {Owner.CLARA: set(), Owner.OURS: set()}
+
+    def add(self, dimensions: Iterable[DimensionResult]) -> Level:
+        """Take in one place's dimensions (in grade order) and return their verdict."""
+        ran, why = self._ran, self._why
+        found = 0
+        for d in dimensions:
+            if d.outcome is Outcome.NOT_CHECKED:
+                if d.check not in why:
+                    why[d.check] = d.not_checked_why or NotCheckedWhy.NOT_APPLICABLE
+            else:
+                ran.add(d.check)
+            if d.colours_verdict and d.level is not Level.PASS:
+                self._failed[d.owner].add(d.layer)
+                found = max(found, _RANK[d.level])
+        return _LEVELS[found]
+
+    def split(self) -> OwnershipSplit:
+        return _split(_in_layer_order(self._failed[Owner.CLARA]), _in_layer_order(self._failed[Owner.OURS]))
+
+    def scope(self, ordered_ids: tuple[str, ...], judge_on: bool) -> ScopeStatement:
+        ran, why = self._ran, self._why
+        return _scope(
+            tuple(check for check in ordered_ids if check in ran),
+            tuple((check, why[check]) for check in ordered_ids if check not in ran and check in why),
+            judge_on,
+        )
+
+
+def _in_layer_order(layers: set[Layer]) -> tuple[Layer, ...]:
+    return tuple(sorted(layers, key=LAYER_RANK.__getitem__)) if layers else ()
+
+
+# Grades of one deployment share a handful of splits and scope statements: each is built once.
+@lru_cache(maxsize=1024)
+def _split(clara: tuple[Layer, ...], ours: tuple[Layer, ...]) -> OwnershipSplit:
+    return OwnershipSplit(clara=clara, ours=ours)
+
+
+@lru_cache(maxsize=1024)
+def _scope(
+    checks_run: tuple[str, ...], not_checked: tuple[tuple[str, NotCheckedWhy], ...], judge_on: bool
+) -> ScopeStatement:
+    return ScopeStatement(
+        checks_run=checks_run,
+        not_checked=tuple(NotChecked(check=check, why=why) for check, why in not_checked),
+        judge_lane="on" if judge_on else "off",
+    )
+
+
 def ownership_split(dimensions: Iterable[DimensionResult]) -> OwnershipSplit:
     """Which layers failed (and coloured the verdict) for Clara and for us, in layer order."""
-    failed: dict[Owner, set[Layer]] = {Owner.CLARA: set(), Owner.OURS: set()}
-    for dimension in dimensions:
-        if dimension.colours_verdict and dimension.colouring_level is not Level.PASS:
-            failed[dimension.owner].add(dimension.layer)
-    return OwnershipSplit(
-        clara=tuple(sorted(failed[Owner.CLARA], key=LAYER_RANK.__getitem__)),
-        ours=tuple(sorted(failed[Owner.OURS], key=LAYER_RANK.__getitem__)),
-    )
+    tally = Tally()
+    tally.add(dimensions)
+    return tally.split()
 
 
 def scope_statement(
     ordered_ids: Sequence[str], dimensions: Iterable[DimensionResult], judge_on: bool
 ) -> ScopeStatement:
     """Checks that ran somewhere in the conversation, and those that ran nowhere, with why."""
-    ran: set[str] = set()
-    why: dict[str, NotCheckedWhy] = {}
-    for dimension in dimensions:
-        if dimension.outcome is Outcome.NOT_CHECKED:
-            why.setdefault(dimension.check, dimension.not_checked_why or NotCheckedWhy.NOT_APPLICABLE)
-        else:
-            ran.add(dimension.check)
-    return ScopeStatement(
-        checks_run=tuple(check for check in ordered_ids if check in ran),
-        not_checked=tuple(
-            NotChecked(check=check, why=why[check])
-            for check in ordered_ids
-            if check not in ran and check in why
-        ),
-        judge_lane="on" if judge_on else "off",
-    )
+    tally = Tally()
+    tally.add(dimensions)
+    return tally.scope(tuple(ordered_ids), judge_on)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from cerebrus.assemble import Placed, headline, ownership_split, scope_statement, verdict
+from cerebrus.assemble import CLEAN_HEADLINE, Tally, local_headline
 from cerebrus.judged import JUDGED_LAYERS, place_judged
 from cerebrus.redact import redact
 from cerebrus.registry import CheckRegistry, default_registry
@@ -18,8 +18,10 @@ from cerebrus.rules import Rules
 from cerebrus.version import ENGINE_VERSION
 from cerebrus.views import ConversationView, TurnView
 from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade, TurnGrade
-from gradecore.vocabulary import DimensionResult
+from gradecore.grades import ConversationGrade, Headline, TurnGrade
+from gradecore.vocabulary import DimensionResult, Level
+
+_JUDGED_IDS = tuple(JUDGED_LAYERS)
 
 
 @lru_cache(maxsize=1)
@@ -44,39 +46,49 @@ def grade(
     registry = registry if registry is not None else _shared_default_registry()
     view = ConversationView(conversation, rules)
     codes = view.access_codes
+    calibrated = rules.calibrated_judged
+    tally = Tally()
 
-    conversation_dims = tuple(redact(spec.run(view), codes) for spec in registry.conversation_checks())
+    conversation_dims = tuple(spec.run(view) for spec in registry.conversation_checks())
+    if codes:
+        conversation_dims = tuple(redact(d, codes) for d in conversation_dims)
+    level = tally.add(conversation_dims)
+    # The conversation headline sits with the first place (conversation scope, then the lowest turn
+    # number) whose verdict is the conversation's: that place's own headline, by the stated order.
+    lead: Headline | None = local_headline(conversation_dims, level, None) if level is not Level.PASS else None
+
     turn_checks = registry.turn_checks()
     turns: list[TurnGrade] = []
     for number, turn in enumerate(conversation.turns, start=1):
         turn_view = TurnView(view, turn, number)
-        dims = tuple(redact(spec.run(turn_view), codes) for spec in turn_checks)
-        dims += place_judged(None if judged is None else judged.get(turn.id), rules.calibrated_judged)
-        level = verdict(dims)
+        dims = [spec.run(turn_view) for spec in turn_checks]
+        if codes:
+            dims = [redact(d, codes) if d.evidence else d for d in dims]
+        dims.extend(place_judged(None if judged is None else judged.get(turn.id), calibrated))
+        turn_level = tally.add(dims)
+        turn_headline = local_headline(dims, turn_level, turn.id)
+        if turn_level is not Level.PASS and (lead is None or turn_level > level):
+            level, lead = turn_level, turn_headline
         turns.append(
             TurnGrade(
                 turn_id=turn.id,
                 message_id=turn.message_id,
                 number=number,
-                level=level,
-                headline=headline([(number, turn.id, d) for d in dims], level),
-                dimensions=dims,
+                level=turn_level,
+                headline=turn_headline,
+                dimensions=tuple(dims),
             )
         )
 
-    placed: list[Placed] = [(0, None, d) for d in conversation_dims]
-    placed.extend((t.number, t.turn_id, d) for t in turns for d in t.dimensions)
-    everything = [d for _, _, d in placed]
-    level = verdict(everything)
     return ConversationGrade(
         conversation_id=conversation.conversation_id,
         property_id=conversation.property.id,
         rubric_version=rules.rubric_version,
         engine_version=ENGINE_VERSION,
         level=level,
-        headline=headline(placed, level),
+        headline=lead if lead is not None else CLEAN_HEADLINE,
         dimensions=conversation_dims,
         turns=tuple(turns),
-        split=ownership_split(everything),
-        scope=scope_statement((*registry.ids, *JUDGED_LAYERS), everything, judge_on=judged is not None),
+        split=tally.split(),
+        scope=tally.scope((*registry.ids, *_JUDGED_IDS), judge_on=judged is not None),
     )

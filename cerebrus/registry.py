@@ -39,30 +39,33 @@ class CheckSpec(Generic[V]):
     doc: str
     function: Callable[[V], Finding] = field(repr=False)
 
-    # Results without evidence repeat across turns (every "no amount in the draft"); they are
-    # immutable, so each is built once per spec. Bounded: a reason sentence may vary.
-    _shared: dict[tuple[str, str, str, object], DimensionResult] = field(
+    # Results without evidence repeat across turns (every "no amount in the draft"). Findings without
+    # evidence are shared objects (cerebrus.findings), so each one's DimensionResult is built once and
+    # found again by the finding's identity: no hashing of reasons or enums per turn. The finding is
+    # kept next to its result, which keeps it alive, so its id cannot be reused by another object.
+    # Bounded: a reason sentence may vary.
+    _shared: dict[int, tuple[Finding, DimensionResult]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
     def run(self, view: V) -> DimensionResult:
         finding = self.function(view)
-        if not finding.evidence:
-            if finding.outcome is Outcome.FAIL:
-                raise CheckDeclarationError(f"check {self.id} failed without evidence")
-            # Keyed by plain strings: hashing them is far cheaper than hashing the pydantic Reason.
-            key = (finding.outcome.value, finding.reason.slug, finding.reason.sentence, finding.why)
-            shared = self._shared.get(key)
-            if shared is None:
-                shared = self._result(finding)
-                if len(self._shared) < _SHARED_LIMIT:
-                    self._shared[key] = shared
-            return shared
-        return self._result(finding)
+        if finding.evidence:
+            return self._result(finding)
+        shared = self._shared.get(id(finding))
+        if shared is not None and shared[0] is finding:
+            return shared[1]
+        if finding.outcome is Outcome.FAIL:
+            raise CheckDeclarationError(f"check {self.id} failed without evidence")
+        result = self._result(finding)
+        if len(self._shared) < _SHARED_LIMIT:
+            self._shared[id(finding)] = (finding, result)
+        return result
 
     def _result(self, finding: Finding) -> DimensionResult:
-        # model_construct: every field is already a validated vocabulary value.
-        return DimensionResult.model_construct(
+        # Validated construction: pydantic-core checks these few fields faster than model_construct
+        # copies them in Python, and a check's typo cannot slip into a grade.
+        return DimensionResult(
             check=self.id,
             layer=self.layer,
             owner=self.owner,
@@ -125,6 +128,8 @@ class CheckRegistry:
 
     def __init__(self, checks: Iterable[ConversationCheck | TurnCheck] = ()) -> None:
         self._checks: dict[str, ConversationCheck | TurnCheck] = {}
+        # The engine asks for these once per conversation; rebuilt only when a check is registered.
+        self._split: tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...]] | None = None
         for spec in checks:
             self.register(spec)
 
@@ -132,6 +137,7 @@ class CheckRegistry:
         if spec.id in self._checks:
             raise CheckDeclarationError(f"duplicate check id {spec.id!r}")
         self._checks[spec.id] = spec
+        self._split = None
 
     def without(self, *ids: str) -> CheckRegistry:
         """A new registry lacking the named checks."""
@@ -154,10 +160,19 @@ class CheckRegistry:
         return tuple(self._checks)
 
     def conversation_checks(self) -> tuple[ConversationCheck, ...]:
-        return tuple(s for s in self._checks.values() if _is_conversation(s))
+        return self._by_scope()[0]
 
     def turn_checks(self) -> tuple[TurnCheck, ...]:
-        return tuple(s for s in self._checks.values() if _is_turn(s))
+        return self._by_scope()[1]
+
+    def _by_scope(self) -> tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...]]:
+        if self._split is None:
+            specs = self._checks.values()
+            self._split = (
+                tuple(s for s in specs if _is_conversation(s)),
+                tuple(s for s in specs if _is_turn(s)),
+            )
+        return self._split
 
 
 def _is_conversation(spec: ConversationCheck | TurnCheck) -> TypeGuard[ConversationCheck]:

@@ -168,7 +168,7 @@ class SlackPost(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     kind: str = Field(max_length=16)  # conversation | turn | tally | digest | notice
-    operation: str = Field(default="post", max_length=8)  # post | update
+    operation: str = Field(default="post", max_length=16)  # post | update | ephemeral
     idempotency_key: str = Field(max_length=256, unique=True)
     property_id: str | None = Field(default=None, max_length=128)
     conversation_id: str | None = Field(default=None, max_length=128)

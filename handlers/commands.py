@@ -14,6 +14,7 @@ from gradecore.entities import utcnow
 from gradecore.store import Store, StoreError
 from handlers.services import ListenerServices
 from smith import texts
+from smith.listening.identity import resolve
 from smith.listening.linking import link_identity
 from smith.stats import window_stats
 
@@ -34,10 +35,10 @@ def _stats_text(store: Store, channel: str) -> str:
         )
 
 
-def _is_admin(store: Store, slack_user_id: str) -> bool:
-    with store.unit() as unit:
-        user = unit.identities.user_for(slack_user_id)
-        return user is not None and user.active and user.role == "admin"
+async def _is_admin(services: ListenerServices, slack_user_id: str) -> bool:
+    # The same resolution as for acts: an admin who has never reacted is known by their e-mail.
+    who = await resolve(services.store, services.processor.directory, slack_user_id)
+    return who.may_grade and who.user is not None and who.user.role == "admin"
 
 
 def _link(store: Store, text: str) -> str:
@@ -62,7 +63,7 @@ def handle_smith_command(services: ListenerServices) -> Callable[..., Awaitable[
                 await asyncio.to_thread(_stats_text, services.store, str(command.get("channel_id", "")))
             )
         elif verb == "link":
-            if not await asyncio.to_thread(_is_admin, services.store, str(command.get("user_id", ""))):
+            if not await _is_admin(services, str(command.get("user_id", ""))):
                 await respond(texts.link_admins_only())
                 return
             await respond(await asyncio.to_thread(_link, services.store, words[1] if len(words) > 1 else ""))

@@ -25,8 +25,9 @@ def record_in_inbox(services: ListenerServices) -> Callable[..., Awaitable[None]
     async def inbox_middleware(body: dict[str, Any], context: AsyncBoltContext, next: Next) -> None:
         event_id = str(body.get("event_id") or "")
         kind = str((body.get("event") or {}).get("type", "unknown"))
-        context["inbox_new"] = bool(event_id) and await asyncio.to_thread(
-            _record, services.store, event_id, kind, body
+        loop = asyncio.get_running_loop()
+        context["inbox_new"] = bool(event_id) and await loop.run_in_executor(
+            services.inbox_executor, _record, services.store, event_id, kind, body
         )
         context["inbox_event_id"] = event_id
         await next()

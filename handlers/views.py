@@ -34,7 +34,8 @@ def handle_correction_submission(services: ListenerServices) -> Callable[..., Aw
             await ack(response_action="errors", errors=errors)
             return
         event_id = f"view:{submission.view_id}"
-        new = await asyncio.to_thread(_record, services.store, event_id, body)
+        loop = asyncio.get_running_loop()
+        new = await loop.run_in_executor(services.inbox_executor, _record, services.store, event_id, body)
         await ack()
         if new:
             await services.processor.process(event_id)

@@ -129,11 +129,7 @@ def record_act(
 def _record_retraction(unit: Unit, act: HumanAct, grader_user_id: int) -> Recorded:
     if unit.verdicts.by_act_key(f"{act.act_key}#0") is not None:
         return Recorded(duplicate=True)
-    mine = [
-        v
-        for v in unit.verdicts.for_item(act.target.item_type, act.target.ref)
-        if v.grader_user_id == grader_user_id
-    ]
+    mine = unit.verdicts.for_item(act.target.item_type, act.target.ref, grader_user_id=grader_user_id)
     taken_back = {v.retracts_id for v in mine if v.signal == "retraction"}
     standing = [v for v in mine if v.signal != "retraction" and v.id not in taken_back]
     if act.retracts_slack_ts is not None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from cerebrus import check_ids
-from gradecore.store import Unit
+from gradecore.store import Unit, current_acts
 from smith.stats import window_stats
 
 WEEK = timedelta(days=7)
@@ -34,9 +34,11 @@ class WeekNumbers:
 
 def week_numbers(unit: Unit, property_ids: Sequence[str], start: datetime, end: datetime) -> WeekNumbers:
     stats = window_stats(unit, property_ids, start, end)
-    verdicts = unit.verdicts.since(start, end)
+    # What readers count (SPEC §4): a 👎 taken back, or replaced by the same person's correction, is
+    # not a second grader error.
+    verdicts = current_acts(unit.verdicts.since(start, end))
     downs = sum(1 for v in verdicts if v.signal == "down")
-    grader_errors = sum(1 for v in verdicts if v.error_class == "grader" and v.signal != "retraction")
+    grader_errors = sum(1 for v in verdicts if v.error_class == "grader")
     return WeekNumbers(stats.graded, stats.passed, downs, grader_errors)
 
 

@@ -10,7 +10,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import Executable, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -22,7 +25,24 @@ class InboxRepo:
         self._session = session
 
     def record(self, event_id: str, kind: str, payload: dict[str, Any]) -> bool:
-        """Insert the raw event; False when it was already recorded (a retry or a replica's copy)."""
+        """Insert the raw event; False when it was already recorded (a retry or a replica's copy).
+
+        One `INSERT … ON CONFLICT DO NOTHING`: this runs before every ack, so it is a single statement
+        that also settles a race between replicas without an error.
+        """
+        dialect = self._session.get_bind().dialect.name
+        row = {"event_id": event_id, "kind": kind, "payload": payload, "received_at": utcnow(), "attempts": 0}
+        upsert: Executable
+        if dialect == "postgresql":
+            upsert = postgresql_insert(SlackEvent).values(**row).on_conflict_do_nothing()
+        elif dialect == "sqlite":
+            upsert = sqlite_insert(SlackEvent).values(**row).on_conflict_do_nothing()
+        else:
+            return self._record_portably(event_id, kind, payload)
+        result: CursorResult[Any] = self._session.connection().execute(upsert)
+        return bool(result.rowcount)
+
+    def _record_portably(self, event_id: str, kind: str, payload: dict[str, Any]) -> bool:
         if self._session.get(SlackEvent, event_id) is not None:
             return False
         try:

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 from gradecore.entities import Fixture, GradeVerdict, JobRun, utcnow
 
 STALE_RUN = timedelta(minutes=30)
+FAILED = "failed"
 
 
 class JobsRepo:
@@ -39,11 +40,18 @@ class JobsRepo:
                 return None
         if existing.finished_at is not None:
             return None
-        if now - existing.started_at < STALE_RUN:
-            return None  # still running elsewhere (or crashed moments ago: the next tick retries)
-        existing.started_at = now  # a run that died mid-way: resume it (jobs are idempotent)
+        if existing.outcome != FAILED and now - existing.started_at < STALE_RUN:
+            return None  # still running elsewhere (or its process died moments ago: retried later)
+        # A run that failed, or died mid-way: resume it (jobs are idempotent).
+        existing.started_at, existing.outcome = now, None
         self._session.add(existing)
         return existing
+
+    def fail(self, run: JobRun, error: str) -> None:
+        """The run raised: leave the period unfinished and free for the next tick to retry at once."""
+        run.outcome, run.counts = FAILED, {"error": error[:500]}
+        self._session.add(run)
+        self._session.flush()
 
     def finish(self, run: JobRun, outcome: str, counts: dict[str, Any] | None = None) -> None:
         run.finished_at, run.outcome, run.counts = utcnow(), outcome, counts

@@ -167,14 +167,21 @@ class OutboxRepo:
         )
         return bool(self._session.exec(statement).rowcount == 1)
 
-    def mark_ambiguous(self, post_id: int, owner: str) -> None:
-        """Set before a send: if this relay dies mid-send, whoever resumes looks the post up first."""
+    def mark_ambiguous(self, post_id: int, owner: str, *, lease_until: datetime | None = None) -> bool:
+        """Set before a send: if this relay dies mid-send, whoever resumes looks the post up first.
+
+        Renews the lease for the send when `lease_until` is given. False when the post is no longer
+        this relay's (its lease ran out and another relay claimed it): then it must not be sent.
+        """
+        values: dict[str, object] = {"ambiguous": True, "attempts": SlackPost.attempts + 1}
+        if lease_until is not None:
+            values["lease_until"] = lease_until
         statement = (
             update(SlackPost)
             .where(col(SlackPost.id) == post_id, col(SlackPost.lease_owner) == owner)
-            .values(ambiguous=True, attempts=SlackPost.attempts + 1)
+            .values(**values)
         )
-        self._session.exec(statement)
+        return bool(self._session.exec(statement).rowcount == 1)
 
     def pending_unrouted_channels(self) -> Sequence[str]:
         """Property ids with parked posts (the relay routes them once a channel is mapped)."""

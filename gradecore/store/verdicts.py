@@ -67,8 +67,13 @@ class VerdictsRepo:
     def by_act_key(self, act_key: str) -> GradeVerdict | None:
         return self._session.exec(select(GradeVerdict).where(GradeVerdict.act_key == act_key)).first()
 
-    def for_item(self, item_type: str, ref: str) -> Sequence[GradeVerdict]:
+    def for_item(
+        self, item_type: str, ref: str, *, grader_user_id: int | None = None
+    ) -> Sequence[GradeVerdict]:
+        """The item's acts (one grader's only, when given: an index lookup however busy the item is)."""
         query = select(GradeVerdict).where(GradeVerdict.item_type == item_type, GradeVerdict.item_ref == ref)
+        if grader_user_id is not None:
+            query = query.where(GradeVerdict.grader_user_id == grader_user_id)
         return self._session.exec(query.order_by(col(GradeVerdict.created_at), col(GradeVerdict.id))).all()
 
     def for_conversations(self, conversation_ids: Iterable[str]) -> Sequence[GradeVerdict]:

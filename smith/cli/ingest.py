@@ -15,9 +15,13 @@ from smith.ingest import IngestResult
 def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin")]) -> None:
     """Validate and store conversation documents (identical re-sends are no-ops)."""
     name, raw = read_source(source)
+    documents = list(parse_documents(name, raw))
+    if len(documents) == 1 and documents[0].violation is not None:
+        # One document, one mistake: one line, without a "1 document(s) rejected" summary after it.
+        raise UserError(f"{documents[0].where}: {documents[0].violation}")
     ingest_one = ingestor(open_store()).ingest
     rejected = 0
-    for document in parse_documents(name, raw):
+    for document in documents:
         if document.conversation is None:
             assert document.violation is not None
             rejected += 1

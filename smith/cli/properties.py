@@ -11,6 +11,7 @@ from rich.table import Table
 
 import app as wiring
 from smith.cli.context import open_store, settings
+from smith.cli.errors import UserError
 
 app = typer.Typer(help="Properties and their Slack channels.", no_args_is_help=True)
 
@@ -27,6 +28,8 @@ def set_property(
 ) -> None:
     """Create or update a property (creating needs --name and --timezone)."""
     with open_store().unit() as unit:
+        if unit.properties.get(property_id) is None and (name is None or timezone is None):
+            raise UserError(f"unknown property {property_id!r}: to create it, give --name and --timezone")
         found = unit.properties.set(
             property_id, name=name, timezone=timezone, locale=locale, channel_id=channel
         )

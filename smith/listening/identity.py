@@ -13,11 +13,20 @@ from typing import Protocol
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+from sqlalchemy.exc import IntegrityError
 
 from gradecore.entities import User
 from gradecore.store import Store
 
 log = logging.getLogger(__name__)
+
+
+# Answers that settle who someone is; any other failure (5xx, fatal_error, …) is Slack being unwell.
+_NO_SUCH_USER = {"user_not_found", "user_not_visible"}
+
+
+class DirectoryUnavailable(Exception):
+    """users.info could not answer now; the event stays in the inbox and the sweep tries again."""
 
 
 @dataclass(frozen=True)
@@ -40,8 +49,11 @@ class SlackDirectory:
         try:
             response = await self._client.users_info(user=slack_user_id)
         except SlackApiError as exc:
-            log.warning("users.info %s failed: %s", slack_user_id, exc.response.get("error"))
-            return None
+            error = exc.response.get("error")
+            if error in _NO_SUCH_USER:
+                return None
+            # Not "unknown person": parking the act as unlinked would tell a linked grader otherwise.
+            raise DirectoryUnavailable(f"users.info {slack_user_id} failed: {error}") from None
         user = response.get("user") or {}
         email = (user.get("profile") or {}).get("email")
         return SlackProfile(email=email, is_bot=bool(user.get("is_bot")) or slack_user_id == "USLACKBOT")
@@ -80,6 +92,12 @@ def _linked_user(store: Store, slack_user_id: str) -> User | None:
 def _link_by_email(store: Store, slack_user_id: str, email: str, team_id: str) -> User | None:
     with store.unit() as unit:
         user = unit.users.by_email(email)
-        if user is not None:
+    if user is None:
+        return None
+    try:
+        # A unit of its own: on SQLite a read-then-write transaction fails at once under concurrency.
+        with store.unit() as unit:
             unit.identities.link(slack_user_id, user, linked_by="email", team_id=team_id)
-        return user
+    except IntegrityError:  # the person's other first act linked them a moment ago
+        pass
+    return user

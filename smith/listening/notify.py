@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sqlalchemy.exc import IntegrityError
+
 from blocks import build_notice_blocks
 from gradecore.entities import SlackPost
 from gradecore.store import Unit
@@ -25,4 +27,8 @@ def queue_ephemeral(
         payload=payload,
         status=PENDING,
     )
-    return unit.outbox.add(post)[1]
+    try:
+        with unit.session.begin_nested():
+            return unit.outbox.add(post)[1]
+    except IntegrityError:  # the same person's other act queued it a moment ago (another replica)
+        return False

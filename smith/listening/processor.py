@@ -21,7 +21,7 @@ from smith import texts
 from smith.acts import HumanAct, ItemType, Target, record_act
 from smith.corrections import parse_correction
 from smith.listening.events import Ignored, ReactionEvent, ReplyDeleted, ReplyEvent, parse_event
-from smith.listening.identity import Directory, Resolution, resolve
+from smith.listening.identity import Directory, DirectoryUnavailable, Resolution, resolve
 from smith.listening.modal import ModalSubmission
 from smith.listening.notify import queue_ephemeral
 
@@ -39,13 +39,26 @@ class Located:
 
 
 class ActProcessor:
-    def __init__(self, store: Store, directory: Directory, *, bot_user_id: str | None) -> None:
+    def __init__(
+        self, store: Store, directory: Directory, *, bot_user_id: str | None, max_concurrency: int = 1
+    ) -> None:
         self._store = store
         self._directory = directory
         self.bot_user_id = bot_user_id
+        # Acked work waits its turn rather than crowding out the next acks (CPU and connections).
+        self._slots = asyncio.Semaphore(max_concurrency)
+
+    @property
+    def directory(self) -> Directory:
+        """Who people are in Slack (users.info), shared with the listeners that need it."""
+        return self._directory
 
     async def process(self, event_id: str) -> str:
         """Process one inbox event; returns a short outcome (also stored on the inbox row)."""
+        async with self._slots:
+            return await self._process(event_id)
+
+    async def _process(self, event_id: str) -> str:
         row = await asyncio.to_thread(self._load, event_id)
         if row is None:
             return "already processed"
@@ -58,6 +71,10 @@ class ActProcessor:
                     return await self._finish(event_id, "ignored: the graded item is gone")
                 return await self._process_act(event_id, submission.as_act(), machine)
             return await self._process_event(event_id, payload)
+        except DirectoryUnavailable as exc:  # Slack is unwell: the sweep tries again later
+            log.warning("processing event %s postponed: %s", event_id, exc)
+            await asyncio.to_thread(self._count_attempt, event_id, type(exc).__name__)
+            return f"error: {type(exc).__name__}"
         except Exception as exc:  # keep the row for the sweep; never lose an acked event
             log.exception("processing event %s failed", event_id)
             await asyncio.to_thread(self._count_attempt, event_id, type(exc).__name__)

@@ -25,6 +25,16 @@ class ChannelPacer:
                 await asyncio.sleep(delay)
             self._next_allowed[channel] = time.monotonic() + self._interval
 
+    def answered(self, channel: str) -> None:
+        """Slack answered a send: the next one waits a full interval from now.
+
+        Slack counts from when it accepted a message, somewhere between our request and its answer;
+        counting from the request alone lets network jitter push every other message into a 429.
+        """
+        self._next_allowed[channel] = max(
+            self._next_allowed.get(channel, 0.0), time.monotonic() + self._interval
+        )
+
     def back_off(self, channel: str, seconds: float) -> None:
         """Slack said Retry-After: nothing more to this channel until then."""
         self._next_allowed[channel] = max(self._next_allowed.get(channel, 0.0), time.monotonic() + seconds)

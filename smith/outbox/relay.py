@@ -154,7 +154,10 @@ class Relay:
                 )
                 stats.recovered += 1
                 return stats
-        await asyncio.to_thread(self._mark_ambiguous, post)
+        if not await asyncio.to_thread(self._mark_ambiguous, post):
+            # Our lease ran out while the post waited its turn and another relay claimed it: it is theirs.
+            log.warning("post %s: lease lost before sending; left to its new owner", post.id)
+            return stats
         try:
             ts = await self._send(post, target_ts)
         except RateLimited as exc:
@@ -180,6 +183,13 @@ class Relay:
         return stats
 
     async def _send(self, post: SlackPost, target_ts: str | None) -> str | None:
+        assert post.channel is not None
+        try:
+            return await self._send_once(post, target_ts)
+        finally:
+            self._pacer.answered(post.channel)
+
+    async def _send_once(self, post: SlackPost, target_ts: str | None) -> str | None:
         assert post.channel is not None
         if post.operation == "update":
             assert target_ts is not None
@@ -260,9 +270,10 @@ class Relay:
         with self._store.unit() as unit:
             return unit.outbox.target_ts(post)
 
-    def _mark_ambiguous(self, post: SlackPost) -> None:
+    def _mark_ambiguous(self, post: SlackPost) -> bool:
+        lease_until = self._later(self._config.lease_seconds)  # the send gets a whole lease of its own
         with self._store.unit() as unit:
-            unit.outbox.mark_ambiguous(post.id or 0, self.owner)
+            return unit.outbox.mark_ambiguous(post.id or 0, self.owner, lease_until=lease_until)
 
     def _settle(self, post: SlackPost, **values: object) -> None:
         values.setdefault("status", PENDING)

@@ -31,6 +31,7 @@ from .slack_state import (
     JsonDict,
     OpenedView,
     RateLimitHit,
+    ResponseUrlPost,
     StoredMessage,
     User,
     Workspace,
@@ -45,6 +46,7 @@ __all__ = [
     "FaultServed",
     "OpenedView",
     "RateLimitHit",
+    "ResponseUrlPost",
     "StoredMessage",
     "User",
 ]
@@ -85,6 +87,7 @@ class FakeSlack:
         self.calls: list[Call] = []
         self.rate_limited: list[RateLimitHit] = []
         self.faults_served: list[FaultServed] = []
+        self.responses: list[ResponseUrlPost] = []
         self._faults = FaultPlan()
         self._post_limit = PostingRateLimit(post_window_s)
         self._closing = asyncio.Event()
@@ -106,6 +109,7 @@ class FakeSlack:
     async def start(self) -> None:
         app = web.Application()
         app.router.add_route("*", "/api/{method}", self._handle)
+        app.router.add_post("/respond/{key}", self._respond)
         # A short shutdown timeout: stalled ("timeout") handlers are released by _closing anyway.
         self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
@@ -131,6 +135,11 @@ class FakeSlack:
     @property
     def url(self) -> str:
         return self.api_url
+
+    def response_url(self, key: str) -> str:
+        """A ``response_url`` (slash commands, actions) served by the fake; what is posted to it is
+        recorded in ``responses``."""
+        return f"{self.root_url}respond/{key}"
 
     @property
     def bot_token(self) -> str:
@@ -221,6 +230,11 @@ class FakeSlack:
         return self.workspace.views
 
     # -- HTTP ------------------------------------------------------------------------------------
+
+    async def _respond(self, request: web.Request) -> web.Response:
+        body = json.loads(await request.text() or "{}")
+        self.responses.append(ResponseUrlPost(request.match_info["key"], body))
+        return web.Response(text="ok")
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         method = request.match_info["method"]

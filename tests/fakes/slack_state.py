@@ -40,6 +40,13 @@ class FaultServed(NamedTuple):
     kind: str
 
 
+class ResponseUrlPost(NamedTuple):
+    """One message posted to a ``response_url`` (a slash command's or an action's answer)."""
+
+    key: str
+    body: JsonDict
+
+
 @dataclass
 class Channel:
     id: str

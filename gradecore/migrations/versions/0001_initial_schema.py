@@ -121,7 +121,7 @@ def upgrade() -> None:
         "slack_posts",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("kind", sa.String(length=16), nullable=False),
-        sa.Column("operation", sa.String(length=8), nullable=False),
+        sa.Column("operation", sa.String(length=16), nullable=False),
         sa.Column("idempotency_key", sa.String(length=256), nullable=False),
         sa.Column("property_id", sa.String(length=128), nullable=True),
         sa.Column("conversation_id", sa.String(length=128), nullable=True),

@@ -1,0 +1,71 @@
+"""Agreement read from verdict rows that real Slack acts produced (SPEC §6, `smith agreement`)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from gradecore.entities import utcnow
+from gradecore.vocabulary import Level
+from smith.meaning_reads import agreement_acts
+from tests.scenarios.listening import Scene, running_scene
+
+
+async def _graded_by_people(scene: Scene) -> None:
+    lampliter = await scene.seed("lampliter-unbacked-promise.json")  # BLOCK
+    language = await scene.seed("camellia-wrong-language.json")  # HOLD
+    scene.add_grader("U0ANA", "ana@example.test")
+    scene.add_grader("U0BO", "bo@example.test")
+    await scene.react("U0ANA", "+1", lampliter.parent_ts)  # agrees: block/block
+    await scene.reply("U0ANA", language.parent_ts, "Should be HOLD — wrong language")  # agrees: hold/hold
+    await scene.reply(
+        "U0BO", lampliter.parent_ts, "Should be PASS — instructions on file #arrival"
+    )  # pass/block
+    await scene.react("U0BO", "-1", language.parent_ts)  # names no level: not counted
+    await scene.react("U0BO", "+1", language.turn_ts["t1"])
+    await scene.settle()
+    await scene.react("U0BO", "+1", language.turn_ts["t1"], added=False)  # retracted: not counted
+    await scene.settle()
+
+
+async def test_agreement_acts_pair_each_standing_act_with_the_machine_level_it_saw(engine: Engine) -> None:
+    async with running_scene(engine) as scene:
+        await _graded_by_people(scene)
+        with scene.store.unit() as unit:
+            acts = agreement_acts(unit, utcnow() - timedelta(days=1), utcnow() + timedelta(minutes=1))
+
+        pairs = sorted((a.grader, a.expected_level.value, a.machine_level.value) for a in acts)
+        assert pairs == [
+            ("ana@example.test", "block", "block"),
+            ("ana@example.test", "hold", "hold"),
+            ("bo@example.test", "pass", "block"),
+        ]
+        assert all(isinstance(a.expected_level, Level) for a in acts)
+
+
+async def test_smith_agreement_prints_share_and_kappa(engine: Engine, tmp_path: Path) -> None:
+    async with running_scene(engine) as scene:
+        await _graded_by_people(scene)
+        env = {**os.environ, "SMITH_DATABASE_URL": scene.database_url, "COLUMNS": "200"}
+        done = subprocess.run(
+            [sys.executable, "-c", "from smith.cli import main; main()", "agreement"],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        lines = {
+            line.split("│")[1].strip(): line for line in done.stdout.splitlines() if line.count("│") >= 5
+        }
+        cells = lambda key: [c.strip() for c in lines[key].split("│")[2:-1]]  # noqa: E731
+        assert cells("ana@example.test")[:2] == ["2", "100%"]
+        assert cells("bo@example.test")[:2] == ["1", "0%"]
+        assert cells("all")[:2] == ["3", "67%"]

@@ -1,0 +1,147 @@
+"""The daily tally line on a small real dataset: counts per local day, the zero-graded wording, the
+no-reaction warning, and one post per property and day (SPEC §7)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from gradecore.store import Store
+from gradecore.store.outbox import PENDING, UNROUTED
+from scheduler import JobConfig, Jobs
+from smith.tally import compose_tally, queue_tally
+from tests.scheduling.world import (
+    CAMELLIA_DOUBLE,
+    CAMELLIA_LANGUAGE,
+    LAMPLITER,
+    OAKRIDGE,
+    add_grader,
+    demo,
+    demo_variant,
+    ingest,
+    react,
+    set_property,
+    tally_posts,
+)
+
+LA = ZoneInfo("America/Los_Angeles")
+CHICAGO = ZoneInfo("America/Chicago")
+MON_30_NOV = date(2026, 11, 30)
+WARNING = "⚠️ no reactions in 7 days — is anyone reading this channel?"
+
+
+def la(day: int, hour: int, minute: int = 0, month: int = 11) -> datetime:
+    return datetime(2026, month, day, hour, minute, tzinfo=LA)
+
+
+def chicago(day: int, hour: int) -> datetime:
+    return datetime(2026, 11, day, hour, tzinfo=CHICAGO)
+
+
+def tally_text(store: Store, property_id: str, day: date = MON_30_NOV) -> str:
+    with store.unit() as unit:
+        return compose_tally(unit, unit.properties.require(property_id), day).content.text
+
+
+def camellia_day(store: Store) -> None:
+    """Camellia's Monday 30 Nov (Los Angeles): two flagged, two passing, one reacted to; plus
+    conversations just outside the local day on both sides, which must not count."""
+    set_property(store, "camellia", timezone="America/Los_Angeles", channel="C0CAMELLIA", name="Camellia")
+    grader = add_grader(store)
+    ingest(store, demo(CAMELLIA_DOUBLE), when=la(30, 0, 0))  # block, the first instant of the day
+    ingest(store, demo(CAMELLIA_LANGUAGE), when=la(30, 15))  # hold
+    ingest(store, demo_variant(OAKRIDGE, "a", property_of=CAMELLIA_DOUBLE), when=la(30, 11))  # pass
+    # 23:30 in Los Angeles is already 1 Dec in UTC: still Camellia's Monday.
+    ingest(store, demo_variant(OAKRIDGE, "b", property_of=CAMELLIA_DOUBLE), when=la(30, 23, 30))
+    ingest(store, demo_variant(CAMELLIA_LANGUAGE, "sun", property_of=CAMELLIA_DOUBLE), when=la(29, 23, 59))
+    ingest(store, demo_variant(CAMELLIA_LANGUAGE, "tue", property_of=CAMELLIA_DOUBLE), when=la(1, 0, 0, 12))
+    react(store, demo(CAMELLIA_DOUBLE).conversation_id, "up", when=la(30, 16), grader=grader)
+
+
+def test_counts_on_a_small_real_day(store: Store) -> None:
+    camellia_day(store)
+    assert (
+        tally_text(store, "camellia") == "Camellia · Mon 30 Nov: 4 graded · 2 pass · 2 below · 1 of 2 reacted"
+    )
+    assert tally_text(store, "camellia", date(2026, 11, 29)) == (
+        "Camellia · Sun 29 Nov: 1 graded · 0 pass · 1 below · 0 of 1 reacted"
+    )
+
+
+def test_a_regraded_conversation_counts_once_at_its_latest_grade(store: Store) -> None:
+    set_property(store, "camellia", timezone="America/Los_Angeles", channel="C0CAMELLIA", name="Camellia")
+    conversation = demo_variant(OAKRIDGE, "x", property_of=CAMELLIA_DOUBLE)
+    ingest(store, conversation, when=la(30, 9))
+    grown = conversation.model_copy(update={"settled_at": la(30, 12)})
+    ingest(store, grown, when=la(30, 12))  # the same conversation re-sent: graded again
+    assert tally_text(store, "camellia") == "Camellia · Mon 30 Nov: 1 graded · 1 pass · 0 below"
+
+
+def test_zero_graded_says_no_conversations_arrived(store: Store) -> None:
+    set_property(store, "lampliter", timezone="America/Chicago", channel="C0LAMPLITER", name="Lampliter")
+    ingest(store, demo(OAKRIDGE), when=chicago(29, 12))  # another property's day
+    text = tally_text(store, "lampliter")
+    assert text == "Lampliter · Mon 30 Nov: 0 graded — no conversations arrived"
+    assert "pass" not in text
+
+
+def test_flagged_lately_and_nobody_reacted_for_seven_days_warns(store: Store) -> None:
+    set_property(store, "lampliter", timezone="America/Chicago", channel="C0LAMPLITER", name="Lampliter")
+    grader = add_grader(store)
+    ingest(store, demo(LAMPLITER), when=chicago(26, 10))  # flagged on Thursday
+    # A reaction long ago (before the 7-day window) does not count as "lately".
+    older = demo_variant(LAMPLITER, "old")
+    ingest(store, older, when=chicago(10, 10))
+    react(store, older.conversation_id, "up", when=chicago(11, 10), grader=grader)
+    assert tally_text(store, "lampliter") == (
+        f"Lampliter · Mon 30 Nov: 0 graded — no conversations arrived\n{WARNING}"
+    )
+
+
+def test_a_reaction_within_seven_days_silences_the_warning(store: Store) -> None:
+    set_property(store, "lampliter", timezone="America/Chicago", channel="C0LAMPLITER", name="Lampliter")
+    grader = add_grader(store)
+    ingest(store, demo(LAMPLITER), when=chicago(26, 10))
+    react(store, demo(LAMPLITER).conversation_id, "down", when=chicago(28, 10), grader=grader)
+    assert WARNING not in tally_text(store, "lampliter")
+
+
+def test_nothing_flagged_lately_is_no_reason_to_warn(store: Store) -> None:
+    set_property(store, "oakridge", timezone="America/Denver", channel="C0OAKRIDGE", name="Oakridge")
+    ingest(store, demo(OAKRIDGE), when=datetime(2026, 11, 30, 12, tzinfo=ZoneInfo("America/Denver")))
+    assert tally_text(store, "oakridge") == "Oakridge · Mon 30 Nov: 1 graded · 1 pass · 0 below"
+
+
+def test_the_warning_looks_back_seven_days_from_the_end_of_the_tallied_day(store: Store) -> None:
+    set_property(store, "lampliter", timezone="America/Chicago", channel="C0LAMPLITER", name="Lampliter")
+    ingest(store, demo(LAMPLITER), when=chicago(22, 10))  # Sunday 22 Nov: 8 days before Monday's end
+    assert WARNING not in tally_text(store, "lampliter")
+    assert WARNING in tally_text(store, "lampliter", date(2026, 11, 28))
+
+
+def test_queue_tally_posts_once_per_property_and_day(store: Store) -> None:
+    camellia_day(store)
+    set_property(store, "parked", timezone="UTC", channel=None, name="Parked")
+    with store.unit() as unit:
+        for property_id in ("camellia", "parked"):
+            prop = unit.properties.require(property_id)
+            assert queue_tally(unit, prop, compose_tally(unit, prop, MON_30_NOV)) is True
+            assert queue_tally(unit, prop, compose_tally(unit, prop, MON_30_NOV)) is False
+    posts = {post.idempotency_key: post for post in tally_posts(store)}
+    assert set(posts) == {"tally:camellia:2026-11-30", "tally:parked:2026-11-30"}
+    assert (posts["tally:camellia:2026-11-30"].channel, posts["tally:camellia:2026-11-30"].status) == (
+        "C0CAMELLIA",
+        PENDING,
+    )
+    assert posts["tally:parked:2026-11-30"].status == UNROUTED
+
+
+async def test_the_scheduled_tally_posts_yesterdays_line(store: Store, tmp_path: Path) -> None:
+    camellia_day(store)
+    morning = datetime(2026, 12, 1, 9, 0, tzinfo=LA).astimezone(UTC)
+    jobs = Jobs(store, JobConfig(tally_time=time(9, 0), fixtures_dir=tmp_path), clock=lambda: morning)
+    assert ("tally:camellia", "2026-11-30") in await jobs.tick()
+    [post] = tally_posts(store)
+    assert post.payload["text"] == "Camellia · Mon 30 Nov: 4 graded · 2 pass · 2 below · 1 of 2 reacted"
+    assert post.payload["metadata"]["event_type"] == "smith_tally"
