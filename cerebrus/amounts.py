@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from cerebrus.text import FoldedText
@@ -21,22 +20,49 @@ _BOUNDED = rf"(?<![\w.,]){_NUMBER}(?![\d])"
 _CURRENCY_BEFORE = r"(?:us\$|\$|usd)"
 _CURRENCY_AFTER = r"(?:dollars?|dolares?|usd|bucks)"
 
+# The same number with its first digit spelled out before the alternation: the regex engine can
+# then skip ahead to the next digit in C instead of trying the whole pattern at every position
+# (`\d{1,3}` is `\d\d{0,2}` and `\d+` is `\d\d*`, tried in the same order, so it matches the same).
+_NUMBER_FAST = r"\d(?:\d{0,2}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d*(?:[.,]\d{1,2})?)"
+
 # Two scans, each starting with a plain character class so the regex engine can skip ahead fast:
 # currency first (`$1,950`, `USD 1950`, `$1,950 dollars`) and currency after (`1.950 dolares`).
 # Word boundaries before the match are checked in Python (a leading look-behind would disable that).
 _MONEY_BEFORE = re.compile(rf"(?:us\$|\$|usd)\s?(?P<number>{_NUMBER})(?![\d])(?:\s?{_CURRENCY_AFTER}(?!\w))?")
-_MONEY_AFTER = re.compile(rf"(?P<number>{_NUMBER})\s?{_CURRENCY_AFTER}(?!\w)")
+_MONEY_AFTER = re.compile(rf"(?P<number>{_NUMBER_FAST})\s?{_CURRENCY_AFTER}(?!\w)")
 _CURRENCY_HINTS = ("$", "usd", "dolar", "dollar", "buck")
+# Every currency-after match contains one of these; a text with none skips that scan.
+_AFTER_HINTS = ("dollar", "dolar", "usd", "buck")
 NUMBER = re.compile(_BOUNDED)
 
 TOLERANCE = 0.005
 
 
-@dataclass(frozen=True, slots=True)
 class MoneyMention:
-    value: float
-    span: Span
-    quote: str
+    """An amount as written: its value and where it stands in the original text. The span (and so
+    the quote) is worked out on first use: most amounts match the ledger and never need a receipt."""
+
+    __slots__ = ("_end", "_span", "_start", "_text", "value")
+
+    def __init__(self, value: float, text: FoldedText, start: int, end: int) -> None:
+        self.value = value
+        self._text = text
+        self._start = start
+        self._end = end
+        self._span: Span | None = None
+
+    @property
+    def span(self) -> Span:
+        if self._span is None:
+            self._span = self._text.span(self._start, self._end)
+        return self._span
+
+    @property
+    def quote(self) -> str:
+        return self._text.quote(self.span)
+
+    def __repr__(self) -> str:
+        return f"MoneyMention(value={self.value!r}, quote={self.quote!r})"
 
 
 def parse_number(text: str) -> float:
@@ -59,7 +85,8 @@ def money_in(folded: FoldedText) -> list[MoneyMention]:
         if not _glued(text, match.start(), "$"):
             found[match.start()] = (match.end(), match.group("number"))
     covered = [(start, end) for start, (end, _) in found.items()]
-    for match in _MONEY_AFTER.finditer(text):
+    after = _MONEY_AFTER.finditer(text) if any(hint in text for hint in _AFTER_HINTS) else ()
+    for match in after:
         start = match.start()
         if _glued(text, start, ".,") or any(s <= start < e for s, e in covered):
             continue
@@ -67,8 +94,7 @@ def money_in(folded: FoldedText) -> list[MoneyMention]:
     mentions = []
     for start in sorted(found):
         end, number = found[start]
-        span = folded.span(start, end)
-        mentions.append(MoneyMention(parse_number(number), span, folded.quote(span)))
+        mentions.append(MoneyMention(parse_number(number), folded, start, end))
     return mentions
 
 
@@ -98,12 +124,16 @@ def number_pattern(value: float) -> re.Pattern[str]:
     cents = round((value - whole) * 100)
     digits = str(whole)
     grouped = f"{whole:,}"
-    forms = {re.escape(digits), re.escape(grouped), re.escape(grouped.replace(",", "."))}
-    body = "(?:" + "|".join(sorted(forms)) + ")"
+    # Every form starts with the same character (a digit or `-`). Spelling it out first lets the
+    # regex engine jump between its occurrences in C; the look-behind after it checks the character
+    # before it (a leading look-behind would make the engine try the pattern at every position).
+    first = re.escape(digits[0])
+    rests = {re.escape(form[1:]) for form in (digits, grouped, grouped.replace(",", "."))}
+    body = first + r"(?<![\w.,]." + ")(?:" + "|".join(sorted(rests)) + ")"
     tail = r"(?:[.,]00?)?"  # whole dollars may carry zero cents
     if cents:
         tail = rf"[.,]{cents:02d}" if cents % 10 else rf"[.,]{cents // 10}0?"
-    return re.compile(rf"(?<![\w.,]){body}{tail}(?![\d]|[.,]\d)")
+    return re.compile(rf"{body}{tail}(?![\d]|[.,]\d)")
 
 
 def number_written(value: float, text: str) -> bool:

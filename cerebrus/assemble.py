@@ -90,17 +90,19 @@ class Tally:
 
     def add(self, dimensions: Iterable[DimensionResult]) -> Level:
         """Take in one place's dimensions (in grade order) and return their verdict."""
-        ran, why = self._ran, self._why
+        # Runs for every dimension of every grade: names bound locally, ints compared, not Levels.
+        ran, why, failed, rank = self._ran, self._why, self._failed, _RANK
+        not_checked, clean, not_applicable = Outcome.NOT_CHECKED, Level.PASS, NotCheckedWhy.NOT_APPLICABLE
         found = 0
         for d in dimensions:
-            if d.outcome is Outcome.NOT_CHECKED:
+            if d.outcome is not_checked:
                 if d.check not in why:
-                    why[d.check] = d.not_checked_why or NotCheckedWhy.NOT_APPLICABLE
+                    why[d.check] = d.not_checked_why or not_applicable
             else:
                 ran.add(d.check)
-            if d.colours_verdict and d.level is not Level.PASS:
-                self._failed[d.owner].add(d.layer)
-                found = max(found, _RANK[d.level])
+            if d.colours_verdict and d.level is not clean:
+                failed[d.owner].add(d.layer)
+                found = max(found, rank[d.level])
         return _LEVELS[found]
 
     def split(self) -> OwnershipSplit:

@@ -132,6 +132,10 @@ class CompiledRules:
         self.promise_keys = {
             promise.id: tuple(fold(key) for key in promise.prefilter) for promise in rules.promises
         }
+        # What the promise check walks per draft: each enabled promise with its patterns and keys.
+        self.promise_scans: tuple[tuple[PromiseRule, tuple[re.Pattern[str], ...], tuple[str, ...]], ...] = (
+            tuple((promise, patterns, self.promise_keys[promise.id]) for promise, patterns in self.promises)
+        )
 
 
 def _compile(pattern: str) -> re.Pattern[str]:

@@ -69,8 +69,10 @@ class FoldedText:
         self._origin: list[int] | None = None
         self._words: frozenset[str] | None = None
         if original.isascii():
-            # Lower-casing ASCII keeps every offset: no map needed (the fast, common path).
-            self.folded = original.lower().translate(_APOSTROPHES)
+            # Lower-casing ASCII keeps every offset: no map needed (the fast, common path). The only
+            # ASCII character the apostrophe table folds is the backtick.
+            lowered = original.lower()
+            self.folded = lowered.translate(_APOSTROPHES) if "`" in lowered else lowered
         else:
             self.folded = original.translate(_FOLD)
 
@@ -120,16 +122,23 @@ class FoldedText:
 
 class Lexicon:
     """Whole-word, folded matching of plain terms, skipped when no term's longest word occurs at all
-    (a substring test per key is much cheaper than running the alternation over every position)."""
+    (a few substring tests are much cheaper than running the alternation over every position, and a
+    whole-word match always contains its words as substrings, so the skip never misses one)."""
 
     def __init__(self, terms: Iterable[str]) -> None:
         folded = {fold(term).strip() for term in terms if term.strip()}
-        self.keys = frozenset(max(term.split(), key=len) for term in folded)
+        longest = {max(term.split(), key=len) for term in folded}
+        # A key holding another key as a substring adds nothing to the test ("tools" after "tool").
+        self.keys = tuple(sorted(k for k in longest if not any(o != k and o in k for o in longest)))
         self.pattern = lexicon_pattern(folded)
 
     def finditer(self, text: FoldedText) -> Iterator[tuple[Span, str]]:
-        if self.pattern is not None and not self.keys.isdisjoint(text.words):
-            yield from text.finditer(self.pattern)
+        if self.pattern is not None:
+            folded = text.folded
+            for key in self.keys:
+                if key in folded:
+                    yield from text.finditer(self.pattern)
+                    return
 
 
 def lexicon_pattern(terms: Iterable[str]) -> re.Pattern[str] | None:

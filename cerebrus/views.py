@@ -125,3 +125,8 @@ class TurnView:
             for _, s in self.tool_steps
             if s.status == "success" and s.result is not None
         )
+
+    @lazy
+    def tool_results_lowered(self) -> tuple[str, ...]:
+        """The same, lower-cased (for case-insensitive lookups)."""
+        return tuple(text.lower() for text in self.tool_results_json)

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from slack_bolt.context.async_context import AsyncBoltContext
 
-from gradecore.store import Store
 from handlers.services import ListenerServices
 
 Next = Callable[[], Awaitable[None]]
-
-
-def _record(store: Store, event_id: str, kind: str, body: dict[str, Any]) -> bool:
-    with store.unit() as unit:
-        return unit.inbox.record(event_id, kind, body)
 
 
 def record_in_inbox(services: ListenerServices) -> Callable[..., Awaitable[None]]:
@@ -25,10 +18,7 @@ def record_in_inbox(services: ListenerServices) -> Callable[..., Awaitable[None]
     async def inbox_middleware(body: dict[str, Any], context: AsyncBoltContext, next: Next) -> None:
         event_id = str(body.get("event_id") or "")
         kind = str((body.get("event") or {}).get("type", "unknown"))
-        loop = asyncio.get_running_loop()
-        context["inbox_new"] = bool(event_id) and await loop.run_in_executor(
-            services.inbox_executor, _record, services.store, event_id, kind, body
-        )
+        context["inbox_new"] = bool(event_id) and await services.inbox.record(event_id, kind, body)
         context["inbox_event_id"] = event_id
         await next()
 

@@ -20,11 +20,6 @@ def _machine_level(store: Store, grade_id: str) -> Level | None:
         return None if grade is None else Level(grade.level)
 
 
-def _record(store: Store, event_id: str, body: dict[str, Any]) -> bool:
-    with store.unit() as unit:
-        return unit.inbox.record(event_id, "view_submission", body)
-
-
 def handle_correction_submission(services: ListenerServices) -> Callable[..., Awaitable[None]]:
     async def handle_correction_view(ack: AsyncAck, body: dict[str, Any]) -> None:
         submission = ModalSubmission.from_payload(body)
@@ -34,8 +29,7 @@ def handle_correction_submission(services: ListenerServices) -> Callable[..., Aw
             await ack(response_action="errors", errors=errors)
             return
         event_id = f"view:{submission.view_id}"
-        loop = asyncio.get_running_loop()
-        new = await loop.run_in_executor(services.inbox_executor, _record, services.store, event_id, body)
+        new = await services.inbox.record(event_id, "view_submission", body)
         await ack()
         if new:
             await services.processor.process(event_id)

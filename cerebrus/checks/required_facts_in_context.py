@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from cerebrus.amounts import number_written
+from cerebrus.amounts import number_pattern
 from cerebrus.findings import Finding, data_missing, failed, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
@@ -30,7 +30,7 @@ def required_facts_in_context(view: TurnView) -> Finding:
     if not on_file:
         return data_missing("None of the required facts is on file, so none could reach the context.")
     step_index, call = final
-    context = _Context([call.system_prompt, *view.tool_results_json])
+    context = _Context(call.system_prompt, view)
     absent = [key for key, value in on_file if not context.holds(value)]
     if absent:
         return failed(
@@ -50,18 +50,24 @@ def required_facts_in_context(view: TurnView) -> Finding:
 
 
 class _Context:
-    """The texts Clara saw. Strings are looked up whitespace- and case-insensitively, numbers in any
-    usual formatting; each lookup is one compiled search per text."""
+    """The texts Clara saw: the final system prompt, then each successful tool result. Strings are
+    looked up whitespace- and case-insensitively, numbers in any usual formatting; each lookup is one
+    compiled search per text. The prompt is searched first and the tool results (JSON-dumped by the
+    view) only when a fact is not in it, so most turns never dump a tool result."""
 
-    def __init__(self, texts: list[str]) -> None:
-        self._texts = texts
-        self._lowered: list[str] | None = None
+    def __init__(self, prompt: str, view: TurnView) -> None:
+        self._prompt = prompt
+        self._view = view
+        self._lowered: str | None = None
 
     def holds(self, value: Any) -> bool:
         if isinstance(value, bool):
             return self._has_text(str(value).lower())
         if isinstance(value, int | float):
-            return any(number_written(float(value), text) for text in self._texts)
+            pattern = number_pattern(float(value))
+            return pattern.search(self._prompt) is not None or any(
+                pattern.search(text) is not None for text in self._view.tool_results_json
+            )
         if isinstance(value, str):
             return self._has_text(value)
         if isinstance(value, dict):
@@ -71,11 +77,13 @@ class _Context:
         return False
 
     def _has_text(self, text: str) -> bool:
-        # Lower-casing the context once beats re.IGNORECASE over a prompt of several KB.
+        # Lower-casing the prompt once beats re.IGNORECASE over a prompt of several KB.
         if self._lowered is None:
-            self._lowered = [context.lower() for context in self._texts]
+            self._lowered = self._prompt.lower()
         pattern = _text_pattern(" ".join(text.lower().split()))
-        return any(pattern.search(context) for context in self._lowered)
+        return pattern.search(self._lowered) is not None or any(
+            pattern.search(text) is not None for text in self._view.tool_results_lowered
+        )
 
 
 @lru_cache(maxsize=1024)

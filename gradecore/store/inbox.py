@@ -10,10 +10,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Executable, update
+from sqlalchemy import update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -25,22 +24,28 @@ class InboxRepo:
         self._session = session
 
     def record(self, event_id: str, kind: str, payload: dict[str, Any]) -> bool:
-        """Insert the raw event; False when it was already recorded (a retry or a replica's copy).
+        """Insert the raw event; False when it was already recorded (a retry or a replica's copy)."""
+        return event_id in self.record_many([(event_id, kind, payload)])
 
-        One `INSERT … ON CONFLICT DO NOTHING`: this runs before every ack, so it is a single statement
-        that also settles a race between replicas without an error.
+    def record_many(self, events: Sequence[tuple[str, str, dict[str, Any]]]) -> set[str]:
+        """Insert several raw events in one statement; returns the ids that were new.
+
+        `INSERT … ON CONFLICT DO NOTHING RETURNING`: it runs before acks, so one statement settles
+        retries and replicas' races without an error, and a burst of events shares one commit.
         """
+        if not events:
+            return set()
         dialect = self._session.get_bind().dialect.name
-        row = {"event_id": event_id, "kind": kind, "payload": payload, "received_at": utcnow(), "attempts": 0}
-        upsert: Executable
-        if dialect == "postgresql":
-            upsert = postgresql_insert(SlackEvent).values(**row).on_conflict_do_nothing()
-        elif dialect == "sqlite":
-            upsert = sqlite_insert(SlackEvent).values(**row).on_conflict_do_nothing()
-        else:
-            return self._record_portably(event_id, kind, payload)
-        result: CursorResult[Any] = self._session.connection().execute(upsert)
-        return bool(result.rowcount)
+        if dialect not in ("postgresql", "sqlite"):
+            return {e for e, kind, payload in events if self._record_portably(e, kind, payload)}
+        now = utcnow()
+        rows = [
+            {"event_id": e, "kind": kind, "payload": payload, "received_at": now, "attempts": 0}
+            for e, kind, payload in {e[0]: e for e in events}.values()
+        ]
+        upsert: Any = (postgresql_insert if dialect == "postgresql" else sqlite_insert)(SlackEvent)
+        statement = upsert.values(rows).on_conflict_do_nothing().returning(col(SlackEvent.event_id))
+        return {str(event_id) for event_id in self._session.connection().execute(statement).scalars()}
 
     def _record_portably(self, event_id: str, kind: str, payload: dict[str, Any]) -> bool:
         if self._session.get(SlackEvent, event_id) is not None:

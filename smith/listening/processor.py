@@ -40,7 +40,7 @@ class Located:
 
 class ActProcessor:
     def __init__(
-        self, store: Store, directory: Directory, *, bot_user_id: str | None, max_concurrency: int = 1
+        self, store: Store, directory: Directory, *, bot_user_id: str | None, max_concurrency: int = 2
     ) -> None:
         self._store = store
         self._directory = directory
