@@ -7,15 +7,13 @@ becomes `not_checked` (`judge_error`) for that turn and is counted by cause; gra
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 from collections import Counter
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any
-
-import anthropic
-from anthropic.types import Message
+from types import ModuleType, TracebackType
+from typing import TYPE_CHECKING, Any
 
 from cerebrus.judge.config import JudgeConfig
 from cerebrus.judge.prompt import (
@@ -30,6 +28,16 @@ from cerebrus.judge.verdict import not_checked, parse_score, redacted, scored_re
 from gradecore.contract import Conversation, Turn
 from gradecore.grades import JudgeUsage
 from gradecore.vocabulary import DimensionResult, NotCheckedWhy
+
+if TYPE_CHECKING:
+    import anthropic
+    from anthropic.types import Message
+
+
+def _sdk() -> ModuleType:
+    """The anthropic SDK, imported on first use: it takes seconds to import, and most commands never judge."""
+    return importlib.import_module("anthropic")
+
 
 logger = logging.getLogger(__name__)
 
@@ -60,16 +68,17 @@ class _TurnOutcome:
 
 def failure_cause(error: BaseException) -> str:
     """A short, stable name for why a call failed (counted; never shown to property staff)."""
+    sdk = _sdk()
     # APITimeoutError is a subclass of APIConnectionError, so it is tested first.
-    if isinstance(error, anthropic.APITimeoutError):
+    if isinstance(error, sdk.APITimeoutError):
         return "timeout"
-    if isinstance(error, anthropic.APIConnectionError):
+    if isinstance(error, sdk.APIConnectionError):
         return "connection"
-    if isinstance(error, anthropic.RateLimitError):
+    if isinstance(error, sdk.RateLimitError):
         return "rate_limited"
-    if isinstance(error, anthropic.APIStatusError):
+    if isinstance(error, sdk.APIStatusError):
         return "server_error" if error.status_code >= 500 else "rejected"
-    if isinstance(error, anthropic.APIResponseValidationError):
+    if isinstance(error, sdk.APIResponseValidationError):
         return "malformed"
     return "unexpected"
 
@@ -93,7 +102,7 @@ class JudgeLane:
         self._send_temperature = config.temperature is not None
         self._client: anthropic.AsyncAnthropic | None = None
         if config.enabled:
-            self._client = anthropic.AsyncAnthropic(
+            self._client = _sdk().AsyncAnthropic(
                 api_key=config.api_key,
                 base_url=config.base_url,
                 timeout=config.timeout_seconds,
@@ -179,7 +188,7 @@ class JudgeLane:
     async def _create(self, conversation: Conversation, turn: Turn) -> Message:
         try:
             return await self._send(conversation, turn, with_temperature=self._send_temperature)
-        except anthropic.BadRequestError as error:
+        except _sdk().BadRequestError as error:
             if not (self._send_temperature and "temperature" in str(error.message).lower()):
                 raise
         # Newer models and API versions reject sampling parameters outright. That is a contract fact,

@@ -9,7 +9,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-import app as wiring
 from smith.cli.context import open_store, settings
 from smith.cli.errors import UserError
 
@@ -49,6 +48,8 @@ def _join(channel: str) -> None:
     current = settings()
     if current.post_mode != "live":
         return
+    import app as wiring  # Bolt and the SDKs load only when a channel is joined live
+
     transport = wiring.build_transport(current)
     if transport is not None and asyncio.run(transport.join(channel)):
         typer.echo(f"joined {channel}")

@@ -11,7 +11,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-import app as wiring
 from cerebrus import grade as grade_conversation
 from smith.cli.context import rules, settings
 from smith.cli.errors import UserError
@@ -72,5 +71,7 @@ def serve() -> None:
     logging.basicConfig(
         level=current.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    import app as wiring  # the server's wiring imports Bolt and the SDKs: only `serve` pays for that
+
     smith = wiring.build(current)
     asyncio.run(wiring.serve(smith))
