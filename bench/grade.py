@@ -189,9 +189,7 @@ Clock = Callable[[], float]
 CLOCKS: dict[str, Clock] = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
-def _measure(
-    documents: list[bytes], repeat: int, clock: Clock, chunk: int = 50
-) -> list[tuple[float, float]]:
+def _measure(documents: list[bytes], repeat: int, clock: Clock, chunk: int = 50) -> list[tuple[float, float]]:
     """(validation seconds, validation + grading seconds) over the whole corpus, for each pass.
 
     The two sides are interleaved chunk by chunk, so both see the same machine state (a busy neighbour

@@ -55,7 +55,7 @@ def grade(
     level = tally.add(conversation_dims)
     # The conversation headline sits with the first place (conversation scope, then the lowest turn
     # number) whose verdict is the conversation's: that place's own headline, by the stated order.
-    lead: Headline | None = local_headline(conversation_dims, level, None) if level is not Level.PASS else None
+    lead: Headline | None = None if level is Level.PASS else local_headline(conversation_dims, level, None)
 
     turn_checks = registry.turn_checks()
     turns: list[TurnGrade] = []

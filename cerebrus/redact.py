@@ -11,7 +11,7 @@ from gradecore.vocabulary import DimensionResult, Evidence
 
 
 def redact(result: DimensionResult, codes: tuple[str, ...]) -> DimensionResult:
-    if not codes or not result.evidence:
+    if not codes or not result.evidence or not any(_holds_code(e, codes) for e in result.evidence):
         return result
     cleaned = tuple(_redact_evidence(e, codes) for e in result.evidence)
     if cleaned == result.evidence:
@@ -29,3 +29,13 @@ def _redact_evidence(evidence: Evidence, codes: tuple[str, ...]) -> Evidence:
         masked = mask_codes(evidence.quote or "", codes)
         update["detail"] = f"{update.get('detail') or evidence.detail or ''} (quote: {masked})".strip()
     return evidence.model_copy(update=update) if update else evidence
+
+
+def _holds_code(evidence: Evidence, codes: tuple[str, ...]) -> bool:
+    """Whether a receipt's detail or quote holds a code (almost never: the fast, common answer)."""
+    for text in (evidence.detail, evidence.quote):
+        if text:
+            for code in codes:
+                if code in text:
+                    return True
+    return False

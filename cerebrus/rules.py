@@ -28,6 +28,7 @@ from pydantic import (
 )
 
 from cerebrus import defaults
+from cerebrus.literals import Required, required_literals
 from cerebrus.text import Lexicon, fold, lexicon_pattern, strip_accents
 from cerebrus.version import ENGINE_VERSION
 
@@ -113,6 +114,9 @@ class Lexicons(_Frozen):
     )
 
 
+PromiseScan = tuple["PromiseRule", Required, tuple[tuple[re.Pattern[str], Required], ...]]
+
+
 class CompiledRules:
     """Patterns built once per Rules object (grading reuses them for every turn)."""
 
@@ -132,9 +136,16 @@ class CompiledRules:
         self.promise_keys = {
             promise.id: tuple(fold(key) for key in promise.prefilter) for promise in rules.promises
         }
-        # What the promise check walks per draft: each enabled promise with its patterns and keys.
-        self.promise_scans: tuple[tuple[PromiseRule, tuple[re.Pattern[str], ...], tuple[str, ...]], ...] = (
-            tuple((promise, patterns, self.promise_keys[promise.id]) for promise, patterns in self.promises)
+        # What the promise check walks per draft: each enabled promise with its prefilter keys (as one
+        # group of strings, at least one of which a draft must hold) and its patterns, each with the
+        # strings it cannot match without (a draft missing them skips that pattern).
+        self.promise_scans: tuple[PromiseScan, ...] = tuple(
+            (
+                promise,
+                (frozenset(keys),) if (keys := self.promise_keys[promise.id]) else (),
+                tuple((pattern, required_literals(pattern)) for pattern in patterns),
+            )
+            for promise, patterns in self.promises
         )
 
 

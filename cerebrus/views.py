@@ -46,6 +46,7 @@ class ConversationView:
         self.conversation = conversation
         self.rules = rules
         self.compiled: CompiledRules = rules.compiled
+        self._facts: dict[str, Any] = {}
 
     @lazy
     def participants(self) -> dict[str, Participant]:
@@ -58,6 +59,19 @@ class ConversationView:
     @lazy
     def access_codes(self) -> tuple[str, ...]:
         return tuple(code for code in self.conversation.property.facts.access_codes if code)
+
+    def fact(self, key: str) -> Any:
+        """A fact by key, named or extra (None when absent); looked up once per conversation."""
+        try:
+            return self._facts[key]
+        except KeyError:
+            value = self._facts[key] = self.conversation.property.facts.value(key)
+            return value
+
+    @lazy
+    def ledger(self) -> tuple[float, ...]:
+        """The amounts on file (facts.amounts) as numbers."""
+        return tuple(float(v) for v in self.conversation.property.facts.amounts.values())
 
     def role_of(self, message: Message) -> str:
         return self.participants[message.author].role
@@ -75,6 +89,21 @@ class TurnView:
         self.number = number
         self.position = parent.message_positions[turn.message_id]
         self.message: Message = self.conversation.messages[self.position]
+        # Most checks read the trace: one pass sorts its steps (with their indices) by kind.
+        calls: list[tuple[int, ClaudeCallStep]] = []
+        tools: list[tuple[int, ToolExecutionStep]] = []
+        failed: list[tuple[int, ToolExecutionStep]] = []
+        for index, step in enumerate(turn.trace.steps):
+            if isinstance(step, ClaudeCallStep):
+                calls.append((index, step))
+            elif isinstance(step, ToolExecutionStep):
+                tools.append((index, step))
+                if step.status == "error":
+                    failed.append((index, step))
+        self.claude_calls: tuple[tuple[int, ClaudeCallStep], ...] = tuple(calls)
+        self.tool_steps: tuple[tuple[int, ToolExecutionStep], ...] = tuple(tools)
+        self.failed_tools: tuple[tuple[int, ToolExecutionStep], ...] = tuple(failed)
+        self.final_call: tuple[int, ClaudeCallStep] | None = calls[-1] if calls else None
 
     @property
     def draft(self) -> str:
@@ -96,22 +125,6 @@ class TurnView:
     def answered(self) -> Participant | None:
         """The person the turn answers: the author of the triggering inbound."""
         return self.parent.participants[self.trigger.author] if self.trigger is not None else None
-
-    @lazy
-    def claude_calls(self) -> tuple[tuple[int, ClaudeCallStep], ...]:
-        return tuple((i, s) for i, s in enumerate(self.turn.trace.steps) if isinstance(s, ClaudeCallStep))
-
-    @lazy
-    def tool_steps(self) -> tuple[tuple[int, ToolExecutionStep], ...]:
-        return tuple((i, s) for i, s in enumerate(self.turn.trace.steps) if isinstance(s, ToolExecutionStep))
-
-    @property
-    def final_call(self) -> tuple[int, ClaudeCallStep] | None:
-        return self.claude_calls[-1] if self.claude_calls else None
-
-    @lazy
-    def failed_tools(self) -> tuple[tuple[int, ToolExecutionStep], ...]:
-        return tuple((i, s) for i, s in self.tool_steps if s.status == "error")
 
     @lazy
     def succeeded_tools(self) -> frozenset[str]:

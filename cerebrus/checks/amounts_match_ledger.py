@@ -18,7 +18,7 @@ def amounts_match_ledger(view: TurnView) -> Finding:
     mentions = money_in(view.folded)
     if not mentions:
         return not_applicable("The draft states no money amount.")
-    ledger = [float(v) for v in view.conversation.property.facts.amounts.values()]
+    ledger = view.parent.ledger
     tool_numbers: list[float] | None = None
     unbacked = []
     for mention in mentions:

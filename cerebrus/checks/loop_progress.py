@@ -25,7 +25,8 @@ def loop_progress(view: TurnView) -> Finding:
             )
         )
     earlier: dict[str, list[tuple[int, object]]] = {}
-    for index, step in view.tool_steps:
+    # A single tool call cannot repeat anything.
+    for index, step in view.tool_steps if len(view.tool_steps) > 1 else ():
         # Inputs are JSON values, so == is structural equality (key order does not matter).
         repeat = next((i for i, seen in earlier.get(step.tool_name, ()) if seen == step.input), None)
         if repeat is not None:

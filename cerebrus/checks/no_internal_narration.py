@@ -19,7 +19,7 @@ FRAGMENT_CHARS = 12
 def no_internal_narration(view: TurnView) -> Finding:
     """The draft contains internal vocabulary (the internal_narration lexicons) or any 12+ character
     fragment of a failed tool's error text."""
-    if not view.draft.strip():
+    if not view.draft or view.draft.isspace():
         return data_missing("The draft is empty.")
     evidence: list[Evidence] = []
     evidence.extend(
@@ -46,6 +46,10 @@ def _fragments(draft: FoldedText, error: str) -> Iterator[Span]:
     if len(error) < FRAGMENT_CHARS:
         return
     grams = {error[i : i + FRAGMENT_CHARS] for i in range(len(error) - FRAGMENT_CHARS + 1)}
+    # Usually no stretch of the draft is in the error at all: one substring search per gram (in C)
+    # says so faster than sliding over the draft character by character.
+    if not any(gram in text for gram in grams):
+        return
     start = 0
     while start <= len(text) - FRAGMENT_CHARS:
         if text[start : start + FRAGMENT_CHARS] not in grams:

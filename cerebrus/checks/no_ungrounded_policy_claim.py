@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cerebrus.findings import Finding, failed, not_applicable, passed
+from cerebrus.literals import may_match
 from cerebrus.registry import check
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope
@@ -14,18 +15,22 @@ from ._common import draft_evidence, is_empty
 def no_ungrounded_policy_claim(view: TurnView) -> Finding:
     """A promise rule matches the draft and its requires_fact is empty or its requires_tool did not
     succeed in this turn."""
-    facts = view.conversation.property.facts
     unbacked: list[Evidence] = []
     backed: list[Evidence] = []
     folded = view.folded.folded
-    for promise, patterns, keys in view.compiled.promise_scans:
-        if keys and not _holds_any(folded, keys):
+    for promise, keys, patterns in view.compiled.promise_scans:
+        if not may_match(folded, keys):
             continue
-        spans = {span for pattern in patterns for span, _ in view.folded.finditer(pattern)}
+        spans = {
+            span
+            for pattern, literals in patterns
+            if may_match(folded, literals)
+            for span, _ in view.folded.finditer(pattern)
+        }
         if not spans:
             continue
         if promise.requires_fact is not None:
-            grounded = not is_empty(facts.value(promise.requires_fact))
+            grounded = not is_empty(view.parent.fact(promise.requires_fact))
             missing = f"no {promise.requires_fact} on file"
         else:
             grounded = promise.requires_tool in view.succeeded_tools
@@ -44,11 +49,3 @@ def no_ungrounded_policy_claim(view: TurnView) -> Finding:
     if backed:
         return passed("promise_backed", "Every promise in the draft is backed.", *backed)
     return not_applicable("The draft makes no promise a rule covers.")
-
-
-def _holds_any(text: str, keys: tuple[str, ...]) -> bool:
-    # A plain loop: any() over a generator costs a frame switch per key on every draft.
-    for key in keys:
-        if key in text:
-            return True
-    return False

@@ -21,11 +21,16 @@ def one_message_per_trigger(view: ConversationView) -> Finding:
         if inbound.direction != "inbound":
             continue
         triggers += 1
-        answers = []
-        for reply in messages[index + 1 :]:
+        # The replies: outbound messages up to the next inbound one, within the burst window.
+        end = index + 1
+        while end < len(messages):
+            reply = messages[end]
             if reply.direction == "inbound" or reply.at - inbound.at > window:
                 break
-            answers.append(reply)
+            end += 1
+        if end - index < 3:
+            continue  # fewer than two replies: one writer at most
+        answers = messages[index + 1 : end]
         authors = dict.fromkeys(reply.author for reply in answers)
         if len(authors) >= 2:
             evidence.append(Evidence(message_id=inbound.id, detail=f"answered by {len(authors)} writers"))

@@ -25,8 +25,8 @@ def required_facts_in_context(view: TurnView) -> Finding:
     final = view.final_call
     if final is None:
         return data_missing("The trace has no claude_call, so there is no context to look in.")
-    facts = view.conversation.property.facts
-    on_file = [(key, facts.value(key)) for key in required if not is_empty(facts.value(key))]
+    fact = view.parent.fact
+    on_file = [(key, fact(key)) for key in required if not is_empty(fact(key))]
     if not on_file:
         return data_missing("None of the required facts is on file, so none could reach the context.")
     step_index, call = final

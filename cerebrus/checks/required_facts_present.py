@@ -16,8 +16,7 @@ def required_facts_present(view: TurnView) -> Finding:
     required = intent_table(view, view.rules.required_facts, "required facts")
     if isinstance(required, Finding):
         return required
-    facts = view.conversation.property.facts
-    missing = [key for key in required if is_empty(facts.value(key))]
+    missing = [key for key in required if is_empty(view.parent.fact(key))]
     if missing:
         return failed(
             "fact_missing",
