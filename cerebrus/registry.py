@@ -43,23 +43,27 @@ class CheckSpec(Generic[V]):
     # evidence are shared objects (cerebrus.findings), so each one's DimensionResult is built once and
     # found again by the finding's identity: no hashing of reasons or enums per turn. The finding is
     # kept next to its result, which keeps it alive, so its id cannot be reused by another object.
-    # Bounded: a reason sentence may vary.
-    _shared: dict[int, tuple[Finding, DimensionResult]] = field(
+    # Bounded: a reason sentence may vary. The engine reads it directly (see `result`).
+    shared: dict[int, tuple[Finding, DimensionResult]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
     def run(self, view: V) -> DimensionResult:
-        finding = self.function(view)
+        return self.result(self.function(view))
+
+    def result(self, finding: Finding) -> DimensionResult:
+        """This check's DimensionResult for one of its findings: the one already built when the
+        finding is a shared one (the engine inlines that look-up in its loop)."""
         if finding.evidence:
             return self._result(finding)
-        shared = self._shared.get(id(finding))
-        if shared is not None and shared[0] is finding:
-            return shared[1]
+        hit = self.shared.get(id(finding))
+        if hit is not None and hit[0] is finding:
+            return hit[1]
         if finding.outcome is Outcome.FAIL:
             raise CheckDeclarationError(f"check {self.id} failed without evidence")
         result = self._result(finding)
-        if len(self._shared) < _SHARED_LIMIT:
-            self._shared[id(finding)] = (finding, result)
+        if len(self.shared) < _SHARED_LIMIT:
+            self.shared[id(finding)] = (finding, result)
         return result
 
     def _result(self, finding: Finding) -> DimensionResult:

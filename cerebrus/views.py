@@ -89,6 +89,7 @@ class TurnView:
         self.number = number
         self.position = parent.message_positions[turn.message_id]
         self.message: Message = self.conversation.messages[self.position]
+        self.draft: str = self.message.text
         # Most checks read the trace: one pass sorts its steps (with their indices) by kind.
         calls: list[tuple[int, ClaudeCallStep]] = []
         tools: list[tuple[int, ToolExecutionStep]] = []
@@ -105,13 +106,9 @@ class TurnView:
         self.failed_tools: tuple[tuple[int, ToolExecutionStep], ...] = tuple(failed)
         self.final_call: tuple[int, ClaudeCallStep] | None = calls[-1] if calls else None
 
-    @property
-    def draft(self) -> str:
-        return self.message.text
-
     @lazy
     def folded(self) -> FoldedText:
-        return FoldedText(self.message.text)
+        return FoldedText(self.draft)
 
     @lazy
     def trigger(self) -> Message | None:

@@ -231,7 +231,7 @@ class Fixture(SQLModel, table=True):
     kind: str = Field(max_length=16)  # grader | clara | ours
     path: str | None = Field(default=None, max_length=1024)
     content_hash: str | None = Field(default=None, max_length=64)
-    status: str = Field(default="written", max_length=16)  # written | refused
+    status: str = Field(default="written", max_length=16)  # written | refused | superseded
     detail: str | None = Field(default=None, max_length=1024)
     created_at: datetime = _when()
 

@@ -52,7 +52,7 @@ def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None)
     for prop in properties:
         stats = window_stats(unit, [prop.id], now - WEEK, now)
         rate = "nothing flagged" if stats.below == 0 else f"{stats.reacted} of {stats.below} flagged reacted"
-        channel = f"<#{prop.slack_channel_id}>" if prop.slack_channel_id else "no channel"
+        channel = f"channel {prop.slack_channel_id}" if prop.slack_channel_id else "no channel"
         reaction_lines.append(f"{prop.name} ({channel}): {rate}")
 
     failed_lately: set[str] = set()

@@ -77,7 +77,7 @@ def _no_reactions_lately(unit: Unit, property_id: str, end: datetime) -> bool:
     )
     if not flagged:
         return False
-    latest = unit.verdicts.latest_for_property(property_id)
+    latest = unit.verdicts.latest_for_property(property_id, before=end)
     return latest is None or latest.created_at < start
 
 

@@ -83,8 +83,11 @@ class VerdictsRepo:
         query = select(GradeVerdict).where(col(GradeVerdict.conversation_id).in_(ids))
         return self._session.exec(query.order_by(col(GradeVerdict.created_at), col(GradeVerdict.id))).all()
 
-    def latest_for_property(self, property_id: str) -> GradeVerdict | None:
+    def latest_for_property(self, property_id: str, *, before: datetime | None = None) -> GradeVerdict | None:
+        """The property's most recent act (before `before`, so a late tally is not hidden by later acts)."""
         query = select(GradeVerdict).where(GradeVerdict.property_id == property_id)
+        if before is not None:
+            query = query.where(col(GradeVerdict.created_at) < before)
         return self._session.exec(query.order_by(col(GradeVerdict.created_at).desc()).limit(1)).first()
 
     def by_slack_message(self, channel: str, ts: str) -> Sequence[GradeVerdict]:

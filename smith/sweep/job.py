@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from gradecore.entities import Fixture, GradeVerdict, utcnow
-from gradecore.store import Store, Unit
+from gradecore.store import Store, Unit, current_acts
 from smith.sweep.anonymize import anonymize
 from smith.sweep.fixture_format import build_fixture, fixture_file
 from smith.sweep.leaks import LeakWatchlist, describe_leaks, find_leaks
@@ -49,6 +49,7 @@ class Draft:
     content: bytes
     digest: str
     problem: str | None  # why it must not be written (a leak, a missing record)
+    superseded: bool = False  # the act was retracted or replaced by the same person's later act
 
 
 def run_sweep(store: Store, fixtures_dir: Path, *, batch: int = 200) -> SweepReport:
@@ -65,11 +66,19 @@ def run_sweep(store: Store, fixtures_dir: Path, *, batch: int = 200) -> SweepRep
 
 
 def _draft_or_refusal(unit: Unit, verdict: GradeVerdict) -> Draft:
+    kind = KIND_BY_ERROR_CLASS.get(verdict.error_class, "grader")
+    if not _is_current(unit, verdict):
+        return Draft(verdict.id or 0, kind, "", b"", "", None, superseded=True)
     try:
         return draft_fixture(unit, verdict)
     except ValueError as exc:  # the anonymized document no longer fits the contract, an unknown turn
-        kind = KIND_BY_ERROR_CLASS.get(verdict.error_class, "grader")
         return Draft(verdict.id or 0, kind, "", b"", "", f"could not build the fixture: {exc}")
+
+
+def _is_current(unit: Unit, verdict: GradeVerdict) -> bool:
+    """Only a grader's latest standing act on an item becomes a fixture (SPEC §4: what readers count)."""
+    standing = current_acts(unit.verdicts.for_item(verdict.item_type, verdict.item_ref))
+    return any(act.id == verdict.id for act in standing)
 
 
 def draft_fixture(unit: Unit, verdict: GradeVerdict) -> Draft:
@@ -114,7 +123,10 @@ def _machine_grade(unit: Unit, verdict: GradeVerdict) -> dict[str, JsonValue]:
 
 
 def _commit(store: Store, fixtures_dir: Path, draft: Draft, report: SweepReport) -> None:
-    if draft.problem is not None:
+    if draft.superseded:
+        # Entered in the ledger all the same, so the next sweep does not look at it again.
+        status, path, digest, detail = "superseded", None, None, "retracted or replaced by a later act"
+    elif draft.problem is not None:
         log.error("fixture for verdict %s refused: %s", draft.verdict_id, draft.problem)
         report.refused.append((draft.verdict_id, draft.problem))
         status, path, digest, detail = "refused", None, None, draft.problem

@@ -14,6 +14,7 @@ import pytest
 import smith.sweep.job as sweep_job
 from gradecore.contract import Conversation
 from gradecore.store import Store
+from gradecore.vocabulary import Level
 from scheduler import JobConfig, Jobs
 from smith.sweep.job import run_sweep
 from tests.scenarios.sweep_world import MORNING, files_under, record_every_kind
@@ -127,3 +128,40 @@ async def test_the_sweep_summary_goes_to_the_triage_channel(store: Store, out: P
     shown = json.dumps(post.payload, ensure_ascii=False)
     for line in ("clara: 1", "grader: 2", "ours: 1", "ours/0akr1dge-maint-0008-cut--conversation--v"):
         assert line in shown
+
+
+def test_only_a_graders_standing_act_is_swept(store: Store, out: Path) -> None:
+    """A removed 👍 and a correction replaced by the same person's later one are not fixtures."""
+    ingest(store, demo(OAKRIDGE), when=MORNING)
+    grader = add_grader(store)
+    conversation_id = demo(OAKRIDGE).conversation_id
+    taken_back = react(store, conversation_id, "up", when=MORNING, grader=grader, key="up")
+    react(store, conversation_id, "retraction", retracts="up", when=MORNING, grader=grader, key="removed")
+    first = react(
+        store,
+        conversation_id,
+        "correction",
+        expected=Level.HOLD,
+        when=MORNING,
+        grader=grader,
+        key="first",
+        turn_id="t1",
+    )
+    later = react(
+        store,
+        conversation_id,
+        "correction",
+        expected=Level.BLOCK,
+        when=MORNING,
+        grader=grader,
+        key="later",
+        turn_id="t1",
+    )
+
+    report = run_sweep(store, out)
+
+    assert report.total == 1
+    rows = {row.verdict_id: row for row in fixtures(store)}
+    assert rows[later.id].status == "written"
+    assert rows[taken_back.id].status == "superseded" and rows[first.id].status == "superseded"
+    assert run_sweep(store, out).total == 0  # the ledger keeps them from being looked at again

@@ -83,8 +83,8 @@ def test_reaction_rate_per_channel(store: Store) -> None:
     history(store)
     assert sections(store)["Reaction rate per channel (7 days)"] == [
         "Birchwood (no channel): nothing flagged",
-        "Camellia (<#C0CAMELLIA>): 2 of 2 flagged reacted",
-        "Lampliter (<#C0LAMPLITER>): nothing flagged",  # its block was 10 days ago
+        "Camellia (channel C0CAMELLIA): 2 of 2 flagged reacted",
+        "Lampliter (channel C0LAMPLITER): nothing flagged",  # its block was 10 days ago
         "Oakridge (no channel): nothing flagged",
     ]
 

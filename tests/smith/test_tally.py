@@ -64,8 +64,9 @@ def test_counts_on_a_small_real_day(store: Store) -> None:
     assert (
         tally_text(store, "camellia") == "Camellia · Mon 30 Nov: 4 graded · 2 pass · 2 below · 1 of 2 reacted"
     )
+    # Sunday's line is read as of Sunday: Monday's reaction cannot silence its no-reaction warning.
     assert tally_text(store, "camellia", date(2026, 11, 29)) == (
-        "Camellia · Sun 29 Nov: 1 graded · 0 pass · 1 below · 0 of 1 reacted"
+        f"Camellia · Sun 29 Nov: 1 graded · 0 pass · 1 below · 0 of 1 reacted\n{WARNING}"
     )
 
 

@@ -1,0 +1,33 @@
+"""Group commit of inbox rows: each caller learns whether its own event was new."""
+
+from __future__ import annotations
+
+import asyncio
+
+from gradecore.store import Store
+from smith.listening.inbox_writer import InboxWriter
+
+
+async def test_a_burst_is_recorded_and_each_caller_learns_if_its_event_was_new(store: Store) -> None:
+    writer = InboxWriter(store)
+    ids = [f"Ev{n:03d}" for n in range(40)]
+    results = await asyncio.gather(
+        *(writer.record(i, "reaction_added", {"event_id": i}) for i in ids + ids[:5])
+    )
+
+    assert results[:40] == [True] * 40
+    assert results[40:] == [False] * 5  # copies in the same burst are retries
+    assert await writer.record("Ev000", "reaction_added", {}) is False
+    with store.unit() as unit:
+        assert len(unit.inbox.unprocessed(older_than=_far_future())) == 40
+        row = unit.inbox.get("Ev007")
+        assert row is not None and row.payload == {"event_id": "Ev007"}
+    writer.close()
+
+
+def _far_future():  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    from gradecore.entities import utcnow
+
+    return utcnow() + timedelta(days=1)
