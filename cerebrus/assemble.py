@@ -69,14 +69,6 @@ def _within_order(dimension: DimensionResult) -> tuple[int, str]:
     return (LAYER_RANK[dimension.layer], dimension.check)
 
 
-def local_headline(dimensions: Sequence[DimensionResult], level: Level, turn_id: str | None) -> Headline:
-    """`headline` for dimensions that all sit in one place (one turn, or conversation scope)."""
-    if level is Level.PASS:
-        return CLEAN_HEADLINE
-    first = min((d for d in dimensions if d.colours_verdict and d.level is level), key=_within_order)
-    return Headline(level=level, reason=first.reason, check=first.check, turn_id=turn_id)
-
-
 class Tally:
     """What a grade needs from all its dimensions, gathered in the one pass that gives each verdict:
     which checks ran, why the others did not (first reason seen), and the failed layers per owner."""
@@ -88,12 +80,14 @@ class Tally:
         self._why: dict[str, NotCheckedWhy] = {}
         self._failed: dict[Owner, set[Layer]] = {Owner.CLARA: set(), Owner.OURS: set()}
 
-    def add(self, dimensions: Iterable[DimensionResult]) -> Level:
-        """Take in one place's dimensions (in grade order) and return their verdict."""
+    def place(self, dimensions: Iterable[DimensionResult], turn_id: str | None) -> tuple[Level, Headline]:
+        """Take in one place's dimensions (one turn, or conversation scope, in grade order) and return
+        their verdict and headline (the worst colouring dimension, ties by layer order then id)."""
         # Runs for every dimension of every grade: names bound locally, ints compared, not Levels.
         ran, why, failed, rank = self._ran, self._why, self._failed, _RANK
         not_checked, clean, not_applicable = Outcome.NOT_CHECKED, Level.PASS, NotCheckedWhy.NOT_APPLICABLE
         found = 0
+        lead: DimensionResult | None = None
         for d in dimensions:
             if d.outcome is not_checked:
                 if d.check not in why:
@@ -102,8 +96,18 @@ class Tally:
                 ran.add(d.check)
             if d.colours_verdict and d.level is not clean:
                 failed[d.owner].add(d.layer)
-                found = max(found, rank[d.level])
-        return _LEVELS[found]
+                severity = rank[d.level]
+                # Strictly better only: on a tie the first one seen stays, as min() would keep it.
+                if (
+                    lead is None
+                    or severity > found
+                    or (severity == found and _within_order(d) < _within_order(lead))
+                ):
+                    found, lead = severity, d
+        if lead is None:
+            return Level.PASS, CLEAN_HEADLINE
+        verdict = _LEVELS[found]
+        return verdict, Headline(level=verdict, reason=lead.reason, check=lead.check, turn_id=turn_id)
 
     def split(self) -> OwnershipSplit:
         return _split(_in_layer_order(self._failed[Owner.CLARA]), _in_layer_order(self._failed[Owner.OURS]))
@@ -141,7 +145,7 @@ def _scope(
 def ownership_split(dimensions: Iterable[DimensionResult]) -> OwnershipSplit:
     """Which layers failed (and coloured the verdict) for Clara and for us, in layer order."""
     tally = Tally()
-    tally.add(dimensions)
+    tally.place(dimensions, None)
     return tally.split()
 
 
@@ -150,5 +154,5 @@ def scope_statement(
 ) -> ScopeStatement:
     """Checks that ran somewhere in the conversation, and those that ran nowhere, with why."""
     tally = Tally()
-    tally.add(dimensions)
+    tally.place(dimensions, None)
     return tally.scope(tuple(ordered_ids), judge_on)

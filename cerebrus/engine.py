@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from cerebrus.assemble import CLEAN_HEADLINE, Tally, local_headline
+from cerebrus.assemble import Tally
 from cerebrus.judged import JUDGED_LAYERS, place_judged
 from cerebrus.redact import redact
 from cerebrus.registry import CheckRegistry, default_registry
@@ -18,7 +18,7 @@ from cerebrus.rules import Rules
 from cerebrus.version import ENGINE_VERSION
 from cerebrus.views import ConversationView, TurnView
 from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade, Headline, TurnGrade
+from gradecore.grades import ConversationGrade, TurnGrade
 from gradecore.vocabulary import DimensionResult, Level
 
 _JUDGED_IDS = tuple(JUDGED_LAYERS)
@@ -52,10 +52,9 @@ def grade(
     conversation_dims = tuple(spec.run(view) for spec in registry.conversation_checks())
     if codes:
         conversation_dims = tuple(redact(d, codes) for d in conversation_dims)
-    level = tally.add(conversation_dims)
     # The conversation headline sits with the first place (conversation scope, then the lowest turn
     # number) whose verdict is the conversation's: that place's own headline, by the stated order.
-    lead: Headline | None = None if level is Level.PASS else local_headline(conversation_dims, level, None)
+    level, lead = tally.place(conversation_dims, None)
 
     turn_checks = registry.turn_checks()
     turns: list[TurnGrade] = []
@@ -65,14 +64,15 @@ def grade(
         for spec in turn_checks:
             # spec.run(turn_view), with the shared-result look-up inlined: the hot loop of grading.
             finding = spec.function(turn_view)
-            hit = None if finding.evidence else spec.shared.get(id(finding))
+            if finding.evidence:
+                # Only receipts can hold an access code; shared results have none.
+                dims.append(redact(spec.result(finding), codes))
+                continue
+            hit = spec.shared.get(id(finding))
             dims.append(hit[1] if hit is not None and hit[0] is finding else spec.result(finding))
-        if codes:
-            dims = [redact(d, codes) if d.evidence else d for d in dims]
         dims.extend(place_judged(None if judged is None else judged.get(turn.id), calibrated))
-        turn_level = tally.add(dims)
-        turn_headline = local_headline(dims, turn_level, turn.id)
-        if turn_level is not Level.PASS and (lead is None or turn_level > level):
+        turn_level, turn_headline = tally.place(dims, turn.id)
+        if turn_level is not Level.PASS and (level is Level.PASS or turn_level > level):
             level, lead = turn_level, turn_headline
         turns.append(
             TurnGrade(
@@ -91,7 +91,7 @@ def grade(
         rubric_version=rules.rubric_version,
         engine_version=ENGINE_VERSION,
         level=level,
-        headline=lead if lead is not None else CLEAN_HEADLINE,
+        headline=lead,
         dimensions=conversation_dims,
         turns=tuple(turns),
         split=tally.split(),

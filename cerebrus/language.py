@@ -17,6 +17,7 @@ MIN_WORDS = 3
 MIN_CONFIDENCE = 0.6
 
 
+@lru_cache(maxsize=256)
 def primary(tag: str) -> str:
     """The primary subtag of a BCP-47 tag, lower-cased: `es-MX` → `es`."""
     return tag.split("-", 1)[0].lower()

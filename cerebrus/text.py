@@ -55,6 +55,28 @@ _FOLD = _FoldTable()
 _IRREGULAR: set[str] = set()
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _fold_ascii(text: str) -> str:
+    # The only ASCII character the apostrophe table folds is the backtick.
+    lowered = text.lower()
+    return lowered.translate(_APOSTROPHES) if "`" in lowered else lowered
+
+
+def _fold_mixed(text: str) -> str:
+    """Folding character by character, with the ASCII stretches lower-cased in one go: the same
+    result as text.translate(_FOLD), several times faster on mostly-ASCII text (Spanish drafts)."""
+    parts: list[str] = []
+    position = 0
+    for run in _NON_ASCII.finditer(text):
+        parts.append(_fold_ascii(text[position : run.start()]))
+        parts.append(run.group().translate(_FOLD))
+        position = run.end()
+    parts.append(_fold_ascii(text[position:]))
+    return "".join(parts)
+
+
 class FoldedText:
     """A text and its folded copy, with a map from each folded character to its original offset.
 
@@ -69,12 +91,10 @@ class FoldedText:
         self._origin: list[int] | None = None
         self._words: frozenset[str] | None = None
         if original.isascii():
-            # Lower-casing ASCII keeps every offset: no map needed (the fast, common path). The only
-            # ASCII character the apostrophe table folds is the backtick.
-            lowered = original.lower()
-            self.folded = lowered.translate(_APOSTROPHES) if "`" in lowered else lowered
+            # Lower-casing ASCII keeps every offset: no map needed (the fast, common path).
+            self.folded = _fold_ascii(original)
         else:
-            self.folded = original.translate(_FOLD)
+            self.folded = _fold_mixed(original)
 
     def _origins(self) -> list[int] | None:
         """None when folding kept every offset (ASCII, or accents that fold 1:1 like é → e)."""

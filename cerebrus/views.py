@@ -57,6 +57,17 @@ class ConversationView:
         return {m.id: i for i, m in enumerate(self.conversation.messages)}
 
     @lazy
+    def triggers(self) -> list[Message | None]:
+        """For each message position, the last inbound message before it (one pass for all turns)."""
+        found: list[Message | None] = []
+        last: Message | None = None
+        for message in self.conversation.messages:
+            found.append(last)
+            if message.direction == "inbound":
+                last = message
+        return found
+
+    @lazy
     def access_codes(self) -> tuple[str, ...]:
         return tuple(code for code in self.conversation.property.facts.access_codes if code)
 
@@ -113,10 +124,7 @@ class TurnView:
     @lazy
     def trigger(self) -> Message | None:
         """The last inbound message before the draft: what this turn answers."""
-        for message in reversed(self.conversation.messages[: self.position]):
-            if message.direction == "inbound":
-                return message
-        return None
+        return self.parent.triggers[self.position]
 
     @lazy
     def answered(self) -> Participant | None:

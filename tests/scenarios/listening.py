@@ -15,10 +15,13 @@ answered, waiting until no inbox row is unprocessed means every act has been han
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from aiohttp import ClientResponse
@@ -179,9 +182,24 @@ class Scene:
 
     # -- reading ----------------------------------------------------------------------------------
 
-    async def settle(self, timeout: float = 10.0) -> None:
+    async def settle(self, within: float = 10.0) -> None:
         """Wait until every recorded event has been processed."""
-        await wait_until(lambda: not self.unprocessed(), timeout=timeout, what="inbox processed")
+        await wait_until(lambda: not self.unprocessed(), within=within, what="inbox processed")
+
+    async def run_smith(self, *args: str, cwd: Path) -> tuple[int, str, str]:
+        """The `smith` command line, in a process of its own, on this scene's database."""
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            "from smith.cli import main; main()",
+            *args,
+            cwd=cwd,
+            env={**os.environ, "SMITH_DATABASE_URL": self.database_url, "COLUMNS": "200"},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(process.communicate(), 60)
+        return process.returncode or 0, out.decode(), err.decode()
 
     def unprocessed(self) -> list[str]:
         with self.store.unit() as unit:
@@ -207,11 +225,11 @@ class Scene:
         return current_acts(self.verdicts())
 
 
-async def wait_until(check: Callable[[], bool], *, timeout: float = 10.0, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
+async def wait_until(check: Callable[[], bool], *, within: float = 10.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + within
     while not check():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+            raise AssertionError(f"timed out after {within}s waiting for {what}")
         await asyncio.sleep(0.02)
 
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -51,20 +48,9 @@ async def test_agreement_acts_pair_each_standing_act_with_the_machine_level_it_s
 async def test_smith_agreement_prints_share_and_kappa(engine: Engine, tmp_path: Path) -> None:
     async with running_scene(engine) as scene:
         await _graded_by_people(scene)
-        env = {**os.environ, "SMITH_DATABASE_URL": scene.database_url, "COLUMNS": "200"}
-        done = subprocess.run(
-            [sys.executable, "-c", "from smith.cli import main; main()", "agreement"],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=tmp_path,
-            timeout=60,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        lines = {
-            line.split("│")[1].strip(): line for line in done.stdout.splitlines() if line.count("│") >= 5
-        }
+        code, stdout, stderr = await scene.run_smith("agreement", cwd=tmp_path)
+        assert code == 0, stderr
+        lines = {line.split("│")[1].strip(): line for line in stdout.splitlines() if line.count("│") >= 5}
         cells = lambda key: [c.strip() for c in lines[key].split("│")[2:-1]]  # noqa: E731
         assert cells("ana@example.test")[:2] == ["2", "100%"]
         assert cells("bo@example.test")[:2] == ["1", "0%"]

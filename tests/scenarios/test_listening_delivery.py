@@ -61,7 +61,7 @@ async def test_fifty_graders_reacting_at_once_write_fifty_rows(engine: Engine) -
         acked_in = time.monotonic() - started
         assert {r.status for r in responses} == {200}
         assert acked_in < 3.0  # Slack's limit, for all fifty together
-        await scene.settle(timeout=30)
+        await scene.settle(within=30)
 
         rows = scene.verdicts()
         assert len(rows) == 50

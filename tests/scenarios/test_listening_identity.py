@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -104,26 +101,11 @@ async def test_smith_users_link_on_the_command_line_attributes_pending_acts(
         with scene.store.unit() as unit:
             unit.users.add("newbie@example.test", "New Person")
 
-        env = {**os.environ, "SMITH_DATABASE_URL": scene.database_url}
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                "from smith.cli import main; main()",
-                "users",
-                "link",
-                "U0NEW",
-                "newbie@example.test",
-            ],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=tmp_path,
-            timeout=60,
-            check=False,
+        code, stdout, stderr = await scene.run_smith(
+            "users", "link", "U0NEW", "newbie@example.test", cwd=tmp_path
         )
-        assert done.returncode == 0, done.stderr
-        assert "linked U0NEW to newbie@example.test · 2 pending act(s) attributed" in done.stdout
+        assert code == 0, stderr
+        assert "linked U0NEW to newbie@example.test · 2 pending act(s) attributed" in stdout
         _assert_attributed_as_it_was(scene, posted)
 
 
