@@ -11,15 +11,28 @@ from gradecore.entities import GradeVerdict, Principle, utcnow
 from gradecore.principles import fold_principles, normalise_tag
 
 
+def is_note(verdict: GradeVerdict) -> bool:
+    """A written reply that named no level: a comment on the grade, not a judgement of it."""
+    return verdict.signal == "correction" and verdict.expected_level is None
+
+
 def current_acts(verdicts: Iterable[GradeVerdict]) -> list[GradeVerdict]:
-    """Each grader's latest non-retracted act per item (SPEC §4: what readers count)."""
+    """Each grader's latest non-retracted act per item (SPEC §4: what readers count).
+
+    A note does not displace a 👍, 👎 or a correction that named a level: a comment added after
+    judging is not a change of mind. A note stands only where the grader did nothing else.
+    """
     verdicts = list(verdicts)  # read twice below; a generator would be empty the second time
     retracted = {v.retracts_id for v in verdicts if v.signal == "retraction"}
     latest: dict[tuple[int, str, str], GradeVerdict] = {}
     for verdict in sorted(verdicts, key=lambda v: (v.created_at, v.id or 0)):
         if verdict.signal == "retraction" or verdict.id in retracted:
             continue
-        latest[(verdict.grader_user_id, verdict.item_type, verdict.item_ref)] = verdict
+        key = (verdict.grader_user_id, verdict.item_type, verdict.item_ref)
+        standing = latest.get(key)
+        if is_note(verdict) and standing is not None and not is_note(standing):
+            continue
+        latest[key] = verdict
     return sorted(latest.values(), key=lambda v: (v.created_at, v.id or 0))
 
 

@@ -35,12 +35,23 @@ def _ids(acts: list[GradeVerdict]) -> list[int | None]:
 
 def test_a_later_act_by_the_same_grader_replaces_the_earlier() -> None:
     up, correction = _acts((PAT, "up", 0), (PAT, "correction", 5))
+    correction.expected_level = "pass"
     assert _ids(current_acts([up, correction])) == [correction.id]
 
 
 def test_order_of_input_does_not_matter() -> None:
     up, correction = _acts((PAT, "up", 0), (PAT, "correction", 5))
+    correction.expected_level = "pass"
     assert _ids(current_acts([correction, up])) == [correction.id]
+
+
+def test_a_note_does_not_displace_a_judgement_but_stands_alone() -> None:
+    up, note = _acts((PAT, "up", 0), (PAT, "correction", 5))  # a correction naming no level is a note
+    assert _ids(current_acts([up, note])) == [up.id]
+    assert _ids(current_acts([note])) == [note.id]
+    [later_down] = _acts((PAT, "down", 9))
+    later_down.id = 3
+    assert _ids(current_acts([up, note, later_down])) == [later_down.id]
 
 
 def test_two_graders_each_keep_their_own_act() -> None:
