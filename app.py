@@ -25,6 +25,7 @@ from scheduler import JobConfig, Jobs, build_scheduler
 from smith.ingest import Ingestor
 from smith.listening.identity import SlackDirectory
 from smith.listening.processor import ActProcessor
+from smith.membership import ChannelMembership
 from smith.outbox import Relay, RelayConfig
 from smith.settings import Settings
 from smith.slack_app import bot_user_id, build_bolt_app, build_read_client, mount
@@ -50,6 +51,7 @@ class Smith:
     relay: Relay | None
     processor: ActProcessor | None = None
     bolt: AsyncApp | None = None
+    membership: ChannelMembership | None = None
     extra_routes: list[Callable[[web.Application], None]] = field(default_factory=list)
 
 
@@ -119,6 +121,7 @@ def attach_slack(smith: Smith) -> None:
     client = build_read_client(
         settings.slack_bot_token.get_secret_value(), base_url=settings.slack_api_base_url
     )
+    smith.membership = ChannelMembership(smith.store, client)
     smith.processor = ActProcessor(smith.store, SlackDirectory(client), bot_user_id=None)
     services = ListenerServices(smith.store, smith.processor)
     if settings.slack_signing_secret is not None:
@@ -139,7 +142,8 @@ def make_web_app(smith: Smith) -> web.Application:
     application = web.Application(client_max_size=2 * 1024 * 1024 + 64 * 1024)
     application.router.add_post("/v1/conversations", make_ingest_handler(smith.ingestor, token, smith.judge))
     application.router.add_get("/healthz", handle_healthz)
-    application.router.add_get("/readyz", make_readyz_handler(smith.store, smith.relay))
+    channels = smith.membership.channels_not_joined if smith.membership is not None else None
+    application.router.add_get("/readyz", make_readyz_handler(smith.store, smith.relay, channels))
     for add_routes in smith.extra_routes:
         add_routes(application)
     return application

@@ -212,6 +212,20 @@ def conversations_join(ws: Workspace, bot: Bot, params: JsonDict) -> JsonDict:
     return body
 
 
+def conversations_info(ws: Workspace, bot: Bot, params: JsonDict) -> JsonDict:
+    channel = _channel(ws, params, writes=False, needs_member=False)
+    return {
+        "ok": True,
+        "channel": {
+            "id": channel.id,
+            "name": channel.name,
+            "is_channel": True,
+            "is_member": channel.is_member,
+            "is_archived": channel.is_archived,
+        },
+    }
+
+
 def conversations_history(ws: Workspace, bot: Bot, params: JsonDict) -> JsonDict:
     channel = _channel(ws, params, writes=False, needs_member=True)
     top_level = [m for m in ws.by_channel[channel.id] if not m.is_reply]
@@ -264,6 +278,7 @@ HANDLERS: dict[str, Handler] = {
     "chat.update": chat_update,
     "chat.postEphemeral": chat_post_ephemeral,
     "conversations.join": conversations_join,
+    "conversations.info": conversations_info,
     "conversations.history": conversations_history,
     "conversations.replies": conversations_replies,
     "users.info": users_info,
