@@ -111,12 +111,21 @@ class OutboxRepo:
     # --- the relay's side ------------------------------------------------------------------------
 
     def claim_due(
-        self, owner: str, *, now: datetime, lease: timedelta, limit: int = 50
+        self, owner: str, *, now: datetime, lease: timedelta, limit: int = 50, per_channel: int = 10
     ) -> Sequence[SlackPost]:
-        """Lease up to `limit` posts that are due and whose parent (if any) already has its ts."""
+        """Lease up to `limit` due posts whose parent (if any) already has its ts.
+
+        At most `per_channel` per channel, oldest first: a backlog in one channel (paced at one message
+        a second) must not hold up every other channel's fresh posts behind it.
+        """
         parent = aliased(SlackPost)
-        candidates = (
-            select(col(SlackPost.id))
+        rank = (
+            func.row_number()
+            .over(partition_by=col(SlackPost.channel), order_by=col(SlackPost.id))
+            .label("rank")
+        )
+        due = (
+            select(col(SlackPost.id).label("id"), rank)
             .outerjoin(parent, col(SlackPost.parent_post_id) == col(parent.id))
             .where(
                 col(SlackPost.status) == PENDING,
@@ -124,11 +133,17 @@ class OutboxRepo:
                 or_(col(SlackPost.lease_until).is_(None), col(SlackPost.lease_until) < now),
                 or_(col(SlackPost.parent_post_id).is_(None), col(parent.ts).is_not(None)),
             )
+            .subquery()
+        )
+        fair = select(due.c.id).where(due.c.rank <= per_channel)
+        candidates = (
+            select(col(SlackPost.id))
+            .where(col(SlackPost.id).in_(fair))
             .order_by(col(SlackPost.id))
             .limit(limit)
         )
         if self._session.get_bind().dialect.name == "postgresql":
-            candidates = candidates.with_for_update(skip_locked=True, of=SlackPost)
+            candidates = candidates.with_for_update(skip_locked=True)
         claimed: list[SlackPost] = []
         for post_id in self._session.exec(candidates).all():
             statement = (

@@ -45,6 +45,7 @@ class RelayConfig:
     max_attempts: int = 8
     lease_seconds: float = 120.0
     batch_size: int = 100
+    per_channel: int = 10  # per claim: a backlog in one channel does not starve the others
     max_lookup_failures: int = 3
     backoff_base: float = 2.0
     backoff_cap: float = 300.0
@@ -262,7 +263,11 @@ class Relay:
         with self._store.unit() as unit:
             return list(
                 unit.outbox.claim_due(
-                    self.owner, now=self._clock(), lease=lease, limit=self._config.batch_size
+                    self.owner,
+                    now=self._clock(),
+                    lease=lease,
+                    limit=self._config.batch_size,
+                    per_channel=self._config.per_channel,
                 )
             )
 
