@@ -165,7 +165,8 @@ def receipt_tool_error(error: str) -> str:
 
 
 def receipt_fact(fact_key: str) -> str:
-    return f"fact on file: {fact_key.replace('_', ' ')}"
+    """Names the ledger entry a check read; neutral, since the failure may be that it is empty."""
+    return f"checked against the property's {fact_key.replace('_', ' ')}"
 
 
 # --- daily tally -----------------------------------------------------------------------------------
