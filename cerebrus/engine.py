@@ -49,9 +49,7 @@ def grade(
     calibrated = rules.calibrated_judged
     tally = Tally()
 
-    conversation_dims = tuple(spec.run(view) for spec in registry.conversation_checks())
-    if codes:
-        conversation_dims = tuple(redact(d, codes) for d in conversation_dims)
+    conversation_dims = tuple(redact(spec.run(view), codes) for spec in registry.conversation_checks())
     # The conversation headline sits with the first place (conversation scope, then the lowest turn
     # number) whose verdict is the conversation's: that place's own headline, by the stated order.
     level, lead = tally.place(conversation_dims, None)

@@ -127,13 +127,19 @@ def check(
     return declare
 
 
+_Split = tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...], tuple[str, ...]]
+"""Conversation checks, turn checks, and all ids, in registry order."""
+
+
 class CheckRegistry:
     """An ordered set of checks, keyed by id. Owned by whoever built it; never a global."""
 
     def __init__(self, checks: Iterable[ConversationCheck | TurnCheck] = ()) -> None:
         self._checks: dict[str, ConversationCheck | TurnCheck] = {}
         # The engine asks for these once per conversation; rebuilt only when a check is registered.
-        self._split: tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...]] | None = None
+        self._split: tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...], tuple[str, ...]] | None = (
+            None
+        )
         for spec in checks:
             self.register(spec)
 
@@ -161,7 +167,7 @@ class CheckRegistry:
 
     @property
     def ids(self) -> tuple[str, ...]:
-        return tuple(self._checks)
+        return self._by_scope()[2]
 
     def conversation_checks(self) -> tuple[ConversationCheck, ...]:
         return self._by_scope()[0]
@@ -169,12 +175,13 @@ class CheckRegistry:
     def turn_checks(self) -> tuple[TurnCheck, ...]:
         return self._by_scope()[1]
 
-    def _by_scope(self) -> tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...]]:
+    def _by_scope(self) -> _Split:
         if self._split is None:
             specs = self._checks.values()
             self._split = (
                 tuple(s for s in specs if _is_conversation(s)),
                 tuple(s for s in specs if _is_turn(s)),
+                tuple(self._checks),
             )
         return self._split
 

@@ -12,9 +12,19 @@ from typing import Any, Generic, TypeVar, overload
 
 from cerebrus.rules import CompiledRules, Rules
 from cerebrus.text import FoldedText
-from gradecore.contract import ClaudeCallStep, Conversation, Message, Participant, ToolExecutionStep, Turn
+from gradecore.contract import (
+    ClaudeCallStep,
+    Conversation,
+    Facts,
+    Message,
+    Participant,
+    ToolExecutionStep,
+    Turn,
+)
 
 T = TypeVar("T")
+
+_NAMED_FACTS = frozenset(Facts.model_fields)
 
 
 class lazy(Generic[T]):
@@ -72,11 +82,14 @@ class ConversationView:
         return tuple(code for code in self.conversation.property.facts.access_codes if code)
 
     def fact(self, key: str) -> Any:
-        """A fact by key, named or extra (None when absent); looked up once per conversation."""
+        """A fact by key, named or extra (None when absent), as Facts.value gives it; looked up once
+        per conversation (Facts.value reads the model's field table on every call, which is slow)."""
         try:
             return self._facts[key]
         except KeyError:
-            value = self._facts[key] = self.conversation.property.facts.value(key)
+            facts = self.conversation.property.facts
+            value = getattr(facts, key) if key in _NAMED_FACTS else (facts.model_extra or {}).get(key)
+            self._facts[key] = value
             return value
 
     @lazy

@@ -10,6 +10,10 @@ from gradecore.vocabulary import Layer, Level, Scope
 
 from ._common import draft_evidence
 
+# Findings most turns get, built once at import (a shared finding costs nothing per call).
+NO_AMOUNT = not_applicable("The draft states no money amount.")
+MATCHED = passed("amounts_match", "Every amount in the draft matches the ledger or a tool result.")
+
 
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.REPAIR)
 def amounts_match_ledger(view: TurnView) -> Finding:
@@ -17,7 +21,7 @@ def amounts_match_ledger(view: TurnView) -> Finding:
     result; the span is the amount as written."""
     mentions = money_in(view.folded)
     if not mentions:
-        return not_applicable("The draft states no money amount.")
+        return NO_AMOUNT
     ledger = view.parent.ledger
     tool_numbers: list[float] | None = None
     unbacked = []
@@ -38,4 +42,4 @@ def amounts_match_ledger(view: TurnView) -> Finding:
                 for m in unbacked
             ),
         )
-    return passed("amounts_match", "Every amount in the draft matches the ledger or a tool result.")
+    return MATCHED

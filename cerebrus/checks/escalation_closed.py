@@ -9,13 +9,16 @@ from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import humanize
 
+# The finding most conversations get, built once at import (a shared finding costs nothing per call).
+NOTHING_ESCALATED = not_applicable("Nothing was escalated.")
+
 
 @check(layer=Layer.HANDOFF, scope=Scope.CONVERSATION, level=Level.HOLD)
 def escalation_closed(view: ConversationView) -> Finding:
     """An escalation has no closed_at and was opened more than escalation_sla before settled_at."""
     escalations = view.conversation.escalations
     if not escalations:
-        return not_applicable("Nothing was escalated.")
+        return NOTHING_ESCALATED
     settled = view.conversation.settled_at
     stale = [
         Evidence(detail=f"escalation {e.id} to {e.to} open for {humanize(settled - e.opened_at)}")

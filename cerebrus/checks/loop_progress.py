@@ -7,6 +7,9 @@ from cerebrus.registry import check
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
+# The finding most turns get, built once at import (a shared finding costs nothing per call).
+PROGRESSED = passed("loop_progressed", "The loop stayed within its iterations and repeated no tool call.")
+
 
 @check(layer=Layer.LOOP, scope=Scope.TURN, level=Level.REPAIR)
 def loop_progress(view: TurnView) -> Finding:
@@ -41,4 +44,4 @@ def loop_progress(view: TurnView) -> Finding:
         earlier.setdefault(step.tool_name, []).append((index, step.input))
     if evidence:
         return failed("loop_stalled", "Clara's loop went round without making progress.", *evidence)
-    return passed("loop_progressed", "The loop stayed within its iterations and repeated no tool call.")
+    return PROGRESSED

@@ -9,6 +9,9 @@ from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import intent_table
 
+# The finding most turns get, built once at import (a shared finding costs nothing per call).
+ALL_CALLED = passed("mandated_tools_called", "Every mandated tool was called.")
+
 
 @check(layer=Layer.LOOP, scope=Scope.TURN, level=Level.HOLD)
 def mandated_tools_called(view: TurnView) -> Finding:
@@ -24,4 +27,4 @@ def mandated_tools_called(view: TurnView) -> Finding:
             f"Clara never called {', '.join(never)}, which a {view.turn.intent} requires.",
             *(Evidence(turn_id=view.turn.id, tool_name=tool, detail="never called") for tool in never),
         )
-    return passed("mandated_tools_called", "Every mandated tool was called.")
+    return ALL_CALLED

@@ -11,6 +11,9 @@ from cerebrus.text import mask_code
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span
 
+# The finding most turns get, built once at import (a shared finding costs nothing per call).
+NO_CODE = passed("no_access_code", "The draft contains no access code.")
+
 
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.BLOCK)
 def no_access_code_to_prospect(view: TurnView) -> Finding:
@@ -43,7 +46,7 @@ def no_access_code_to_prospect(view: TurnView) -> Finding:
     if evidence:
         evidence.sort(key=lambda e: e.span.start if e.span else 0)
         return failed("access_code_to_prospect", "The draft gives a prospect an access code.", *evidence)
-    return passed("no_access_code", "The draft contains no access code.")
+    return NO_CODE
 
 
 @lru_cache(maxsize=1024)

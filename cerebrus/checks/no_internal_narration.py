@@ -15,6 +15,10 @@ from ._common import draft_evidence
 FRAGMENT_CHARS = 12
 
 
+# The finding most turns get, built once at import (a shared finding costs nothing per call).
+CLEAN = passed("no_internal_narration", "The draft uses no internal vocabulary.")
+
+
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.BLOCK)
 def no_internal_narration(view: TurnView) -> Finding:
     """The draft contains internal vocabulary (the internal_narration lexicons) or any 12+ character
@@ -37,7 +41,7 @@ def no_internal_narration(view: TurnView) -> Finding:
     if evidence:
         evidence.sort(key=lambda e: (e.span.start if e.span else 0, e.step_index or -1))
         return failed("internal_narration", "The draft talks about Clara's internals.", *evidence)
-    return passed("no_internal_narration", "The draft uses no internal vocabulary.")
+    return CLEAN
 
 
 def _fragments(draft: FoldedText, error: str) -> Iterator[Span]:

@@ -10,6 +10,9 @@ from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import draft_evidence, is_empty
 
+# The finding most turns get, built once at import (a shared finding costs nothing per call).
+NO_PROMISE = not_applicable("The draft makes no promise a rule covers.")
+
 
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.BLOCK)
 def no_ungrounded_policy_claim(view: TurnView) -> Finding:
@@ -48,4 +51,4 @@ def no_ungrounded_policy_claim(view: TurnView) -> Finding:
         return failed("unbacked_promise", "The draft promises something nothing on file backs.", *unbacked)
     if backed:
         return passed("promise_backed", "Every promise in the draft is backed.", *backed)
-    return not_applicable("The draft makes no promise a rule covers.")
+    return NO_PROMISE

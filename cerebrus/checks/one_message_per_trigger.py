@@ -7,6 +7,9 @@ from cerebrus.registry import check
 from cerebrus.views import ConversationView
 from gradecore.vocabulary import Evidence, Layer, Level, Owner, Scope
 
+# The finding most conversations get, built once at import (a shared finding costs nothing per call).
+ONE_WRITER = passed("one_writer", "Each inbound message was answered by at most one writer.")
+
 
 # Owner `ours`: two writers answering one message is a platform orchestration fault, not Clara's prompt.
 @check(layer=Layer.OUTPUT, scope=Scope.CONVERSATION, level=Level.HOLD, owner=Owner.OURS)
@@ -42,4 +45,4 @@ def one_message_per_trigger(view: ConversationView) -> Finding:
         return not_applicable("Nobody wrote in, so nothing could be answered twice.")
     if evidence:
         return failed("double_send", "One message was answered by two different writers.", *evidence)
-    return passed("one_writer", "Each inbound message was answered by at most one writer.")
+    return ONE_WRITER

@@ -7,6 +7,9 @@ from cerebrus.registry import check
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
+# The finding most turns get, built once at import (a shared finding costs nothing per call).
+WITHIN_BUDGET = passed("within_token_budget", "The turn stayed within the token budget.")
+
 
 @check(layer=Layer.SHAPE, scope=Scope.TURN, level=Level.REPAIR)
 def token_budget(view: TurnView) -> Finding:
@@ -26,4 +29,4 @@ def token_budget(view: TurnView) -> Finding:
             f"The turn used {total:,} tokens; the budget is {budget:,}.",
             Evidence(turn_id=view.turn.id, step_index=crossed, detail=f"{total:,} tokens > {budget:,}"),
         )
-    return passed("within_token_budget", "The turn stayed within the token budget.")
+    return WITHIN_BUDGET

@@ -9,6 +9,9 @@ from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import truncate
 
+# The finding most turns get, built once at import (a shared finding costs nothing per call).
+ALL_WORKED = passed("tools_worked", "Every tool call succeeded.")
+
 
 @check(layer=Layer.TOOLS, scope=Scope.TURN, level=Level.HOLD)
 def tools_succeeded(view: TurnView) -> Finding:
@@ -31,4 +34,4 @@ def tools_succeeded(view: TurnView) -> Finding:
                 for index, step in view.failed_tools
             ),
         )
-    return passed("tools_worked", "Every tool call succeeded.")
+    return ALL_WORKED
