@@ -26,12 +26,14 @@ def record_in_inbox(services: ListenerServices) -> Callable[..., Awaitable[None]
 
 
 def handle_event(services: ListenerServices) -> Callable[..., Awaitable[None]]:
-    async def handle_slack_event(context: AsyncBoltContext) -> None:
+    async def handle_slack_event(body: dict[str, Any], context: AsyncBoltContext) -> None:
         # Bolt has already acked (events are auto-acknowledged); a retry of a recorded event is a no-op.
         if not context.get("inbox_new"):
             return
         if services.processor.bot_user_id is None:
             services.processor.bot_user_id = context.bot_user_id
-        await services.processor.process(str(context["inbox_event_id"]))
+        # The payload just recorded travels along: processing need not read the inbox row back.
+        kind = str((body.get("event") or {}).get("type", "unknown"))
+        await services.processor.process(str(context["inbox_event_id"]), kind=kind, payload=body)
 
     return handle_slack_event

@@ -32,6 +32,6 @@ def handle_correction_submission(services: ListenerServices) -> Callable[..., Aw
         new = await services.inbox.record(event_id, "view_submission", body)
         await ack()
         if new:
-            await services.processor.process(event_id)
+            await services.processor.process(event_id, kind="view_submission", payload=body)
 
     return handle_correction_view

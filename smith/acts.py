@@ -127,7 +127,7 @@ def record_act(
 
 
 def _record_retraction(unit: Unit, act: HumanAct, grader_user_id: int) -> Recorded:
-    if unit.verdicts.by_act_key(f"{act.act_key}#0") is not None:
+    if unit.verdicts.has_act_key(f"{act.act_key}#0"):
         return Recorded(duplicate=True)
     mine = unit.verdicts.for_item(act.target.item_type, act.target.ref, grader_user_id=grader_user_id)
     taken_back = {v.retracts_id for v in mine if v.signal == "retraction"}

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, literal, update
+from sqlalchemy import select as sql_select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -69,6 +70,25 @@ class InboxRepo:
             query = query.with_for_update(skip_locked=True)
         return self._session.exec(query).first()
 
+    def unprocessed_among(
+        self, event_ids: Sequence[str], *, with_payload: bool, lock: bool = False
+    ) -> dict[str, tuple[str, dict[str, Any] | None]]:
+        """Which of these events still wait for processing: their kind, and their payload if asked.
+
+        With `lock` on PostgreSQL the rows stay locked until the transaction ends, and rows another
+        replica holds are skipped: one batch of events is processed by one transaction only.
+        """
+        if not event_ids:
+            return {}
+        payload = col(SlackEvent.payload) if with_payload else literal(None)
+        query = sql_select(col(SlackEvent.event_id), col(SlackEvent.kind), payload).where(
+            col(SlackEvent.event_id).in_(list(event_ids)), col(SlackEvent.processed_at).is_(None)
+        )
+        if lock and self._session.get_bind().dialect.name == "postgresql":
+            query = query.with_for_update(skip_locked=True)
+        rows = self._session.connection().execute(query)
+        return {str(event_id): (str(kind), body) for event_id, kind, body in rows}
+
     def unprocessed(self, *, older_than: datetime, limit: int = 200) -> Sequence[str]:
         query = (
             select(SlackEvent.event_id)
@@ -85,6 +105,22 @@ class InboxRepo:
             .values(processed_at=utcnow(), outcome=outcome[:256], attempts=SlackEvent.attempts + 1)
         )
         self._session.exec(statement)
+
+    def finish_many(self, outcomes: Sequence[tuple[str, str]]) -> None:
+        """Mark a batch of events processed in one round trip (one UPDATE, executed many times)."""
+        if not outcomes:
+            return
+        statement = (
+            update(SlackEvent)
+            .where(col(SlackEvent.event_id) == bindparam("done_id"))
+            .values(
+                processed_at=utcnow(),
+                outcome=bindparam("done_outcome"),
+                attempts=col(SlackEvent.attempts) + 1,
+            )
+        )
+        rows = [{"done_id": event_id, "done_outcome": outcome[:256]} for event_id, outcome in outcomes]
+        self._session.connection().execute(statement, rows)
 
     def count_attempt(self, event_id: str, error: str) -> None:
         statement = (

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
+from sqlalchemy import select as sql_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -59,6 +61,14 @@ class UsersRepo:
         return user
 
 
+@dataclass(frozen=True)
+class LinkedUser:
+    """What acting needs to know of a linked Slack user's User: who, and whether they may still act."""
+
+    user_id: int
+    active: bool
+
+
 class IdentitiesRepo:
     def __init__(self, session: Session) -> None:
         self._session = session
@@ -66,6 +76,19 @@ class IdentitiesRepo:
     def user_for(self, slack_user_id: str) -> User | None:
         identity = self._session.get(SlackIdentity, slack_user_id)
         return None if identity is None else self._session.get(User, identity.user_id)
+
+    def linked(self, slack_user_ids: Iterable[str]) -> dict[str, LinkedUser]:
+        """The linked ones among several Slack users, read in one query (a batch of acts' people)."""
+        ids = list(dict.fromkeys(slack_user_ids))
+        if not ids:
+            return {}
+        query = (
+            sql_select(col(SlackIdentity.slack_user_id), col(SlackIdentity.user_id), col(User.active))
+            .join(User, col(User.id) == col(SlackIdentity.user_id))
+            .where(col(SlackIdentity.slack_user_id).in_(ids))
+        )
+        rows = self._session.connection().execute(query)  # plain rows: no ORM objects to build
+        return {str(slack_id): LinkedUser(user_id, bool(active)) for slack_id, user_id, active in rows}
 
     def link(
         self, slack_user_id: str, user: User, *, linked_by: Literal["email", "admin"], team_id: str = ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
+from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
 
 from gradecore.entities import GradeVerdict, Principle, utcnow
@@ -37,23 +38,76 @@ def current_acts(verdicts: Iterable[GradeVerdict]) -> list[GradeVerdict]:
 
 
 class VerdictsRepo:
+    """Verdicts, with a batch mode for writers of many acts in one transaction.
+
+    `prefetch_act_keys` and `prefetch_items` read what a batch of acts needs in two queries; `add`
+    and `for_item` then answer from that instead of a query each, and new acts are inserted
+    together at the next flush. The session is this transaction's only writer of what it prefetched;
+    another transaction's act with the same key still fails this one's insert (a unique index).
+    """
+
     def __init__(self, session: Session) -> None:
         self._session = session
+        # Act keys seen to be unused in this transaction; a key leaves once used (a second add looks).
+        self._unused_keys: set[str] = set()
+        # Each prefetched (item_type, item_ref, grader)'s acts, kept current as acts are added.
+        self._items: dict[tuple[str, str, int], list[GradeVerdict]] = {}
 
     def add(self, verdict: GradeVerdict) -> tuple[GradeVerdict, bool]:
-        """Append a human act; an act already recorded under the same `act_key` is returned as is."""
-        if verdict.act_key is not None:
-            existing = self.by_act_key(verdict.act_key)
-            if existing is not None:
-                return existing, False
-        self._session.add(verdict)
-        self._session.flush()
+        """Append a human act; an act already recorded under the same `act_key` is returned as is.
+
+        An act whose key was prefetched as unused is inserted at the next flush (with the others),
+        so its `id` is None until then.
+        """
+        item = (verdict.item_type, verdict.item_ref, verdict.grader_user_id)
+        if verdict.act_key is not None and verdict.act_key in self._unused_keys:
+            self._unused_keys.discard(verdict.act_key)
+            self._session.add(verdict)
+        else:
+            if verdict.act_key is not None:
+                existing = self.by_act_key(verdict.act_key)
+                if existing is not None:
+                    return existing, False
+            self._session.add(verdict)
+            self._session.flush()
+        if item in self._items:
+            self._items[item].append(verdict)
         return verdict, True
+
+    def prefetch_act_keys(self, act_keys: Iterable[str]) -> None:
+        """Look up a batch of acts' keys in one query, so each `add` need not look up its own."""
+        keys = set(act_keys) - self._unused_keys
+        if not keys:
+            return
+        query = sql_select(col(GradeVerdict.act_key)).where(col(GradeVerdict.act_key).in_(keys))
+        self._unused_keys |= keys - set(self._session.connection().execute(query).scalars())
+
+    def has_act_key(self, act_key: str) -> bool:
+        return act_key not in self._unused_keys and self.by_act_key(act_key) is not None
+
+    def prefetch_items(self, items: Iterable[tuple[str, str, int]]) -> None:
+        """Read several (item_type, item_ref, grader)s' acts at once for `for_item` to answer from."""
+        wanted = set(items) - set(self._items)
+        if not wanted:
+            return
+        query = select(GradeVerdict).where(
+            col(GradeVerdict.grader_user_id).in_({grader for _, _, grader in wanted}),
+            col(GradeVerdict.item_ref).in_({ref for _, ref, _ in wanted}),
+        )
+        found: dict[tuple[str, str, int], list[GradeVerdict]] = {item: [] for item in wanted}
+        rows = self._session.exec(query.order_by(col(GradeVerdict.created_at), col(GradeVerdict.id)))
+        for verdict in rows:
+            mine = found.get((verdict.item_type, verdict.item_ref, verdict.grader_user_id))
+            if mine is not None:
+                mine.append(verdict)
+        self._items.update(found)
 
     def retract(
         self, target: GradeVerdict, *, act_key: str | None = None, **slack: str | None
     ) -> GradeVerdict:
         """A retraction is a new row pointing at what it retracts; the original is never touched."""
+        if target.id is None:  # added in this transaction, not inserted yet
+            self._session.flush()
         retraction = GradeVerdict(
             grader_user_id=target.grader_user_id,
             item_type=target.item_type,
@@ -84,6 +138,8 @@ class VerdictsRepo:
         self, item_type: str, ref: str, *, grader_user_id: int | None = None
     ) -> Sequence[GradeVerdict]:
         """The item's acts (one grader's only, when given: an index lookup however busy the item is)."""
+        if grader_user_id is not None and (item_type, ref, grader_user_id) in self._items:
+            return list(self._items[(item_type, ref, grader_user_id)])
         query = select(GradeVerdict).where(GradeVerdict.item_type == item_type, GradeVerdict.item_ref == ref)
         if grader_user_id is not None:
             query = query.where(GradeVerdict.grader_user_id == grader_user_id)

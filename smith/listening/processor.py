@@ -1,90 +1,104 @@
 """Processes inbox events after their ack: who acted, on which item, and what the act means.
 
-Each event ends in one transaction that writes the verdict (or the pending act) and marks the inbox
-row processed, so a crash either leaves the event for the next sweep or leaves it fully done. Acts
-carry unique keys, so processing an event twice (two replicas, a retried sweep) writes nothing twice.
+Events that arrive together are processed together, in one transaction: the rows are claimed, the
+items located, the people looked up, the verdicts written and the rows marked processed, with one
+commit (group commit, as the inbox writer does for the inserts before the ack). A crash leaves the
+whole batch for the next sweep; if the batch fails, each event is tried again on its own, so one
+bad event costs only itself. Acts carry unique keys, so processing an event twice (two replicas, a
+retried sweep) writes nothing twice.
+
+An act by someone not yet linked needs users.info, which is never asked inside a transaction: such
+events leave the batch and are written afterwards, one person's acts in the order they came.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
-from gradecore.entities import MachineGrade, PendingAct, SlackPost, utcnow
-from gradecore.recording import frozen_copy
-from gradecore.store import Store, Unit
-from smith import texts
-from smith.acts import HumanAct, ItemType, Target, record_act
-from smith.corrections import parse_correction
-from smith.listening.events import Ignored, ReactionEvent, ReplyDeleted, ReplyEvent, parse_event
+from gradecore.entities import utcnow
+from gradecore.store import Store
+from smith.listening import writing
 from smith.listening.identity import Directory, DirectoryUnavailable, Resolution, resolve
-from smith.listening.modal import ModalSubmission
-from smith.listening.notify import queue_ephemeral
+from smith.listening.interpret import PlannedAct, interpret
+from smith.listening.locating import LatestGrades, Locator
 
 log = logging.getLogger(__name__)
-_TURN_REFERENCE = re.compile(r"\bturno?\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
+T = TypeVar("T")
+
+
+@dataclass
+class _Job:
+    event_id: str
+    kind: str | None  # with the payload when the listener carried it; else read from the inbox
+    payload: dict[str, Any] | None
+    done: asyncio.Future[str]
 
 
 @dataclass(frozen=True)
-class Located:
-    """The Smith post an act is about, and the item it shows."""
+class _Unlinked:
+    """An act whose author is not linked to a User: users.info decides, after the batch."""
 
-    post: SlackPost
-    target: Target
-    machine: MachineGrade
+    planned: PlannedAct
+
+
+_Deferred = tuple[_Job, PlannedAct]
 
 
 class ActProcessor:
     def __init__(
-        self, store: Store, directory: Directory, *, bot_user_id: str | None, max_concurrency: int = 2
+        self,
+        store: Store,
+        directory: Directory,
+        *,
+        bot_user_id: str | None,
+        max_concurrency: int = 2,
+        max_batch: int = 128,
     ) -> None:
         self._store = store
         self._directory = directory
         self.bot_user_id = bot_user_id
-        # Acked work waits its turn rather than crowding out the next acks (CPU and connections).
-        self._slots = asyncio.Semaphore(max_concurrency)
+        self._max_batch = max_batch
+        self._locator = Locator()
+        self._waiting: list[_Job] = []
+        self._worker: asyncio.Task[None] | None = None
+        # One thread for all processing: acked work queues here rather than crowding out the next
+        # acks (the inbox writer has a thread of its own), and batches never race each other.
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="smith-acts")
+        self._asking = asyncio.Semaphore(max_concurrency)  # users.info calls at once
+        # Slack users being looked up, and their acts that wait for the answer, in arrival order.
+        self._unlinked: dict[str, list[_Deferred]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def directory(self) -> Directory:
         """Who people are in Slack (users.info), shared with the listeners that need it."""
         return self._directory
 
-    async def process(self, event_id: str) -> str:
-        """Process one inbox event; returns a short outcome (also stored on the inbox row)."""
-        async with self._slots:
-            return await self._process(event_id)
+    async def process(
+        self, event_id: str, *, kind: str | None = None, payload: dict[str, Any] | None = None
+    ) -> str:
+        """Process one recorded event; returns a short outcome (also stored on the inbox row).
 
-    async def _process(self, event_id: str) -> str:
-        row = await asyncio.to_thread(self._load, event_id)
-        if row is None:
-            return "already processed"
-        kind, payload = row
-        try:
-            if kind == "view_submission":
-                submission = ModalSubmission.from_payload(payload)
-                machine = await asyncio.to_thread(self._machine_shown, submission)
-                if machine is None:
-                    return await self._finish(event_id, "ignored: the graded item is gone")
-                return await self._process_act(event_id, submission.as_act(), machine)
-            return await self._process_event(event_id, payload)
-        except DirectoryUnavailable as exc:  # Slack is unwell: the sweep tries again later
-            log.warning("processing event %s postponed: %s", event_id, exc)
-            await asyncio.to_thread(self._count_attempt, event_id, type(exc).__name__)
-            return f"error: {type(exc).__name__}"
-        except Exception as exc:  # keep the row for the sweep; never lose an acked event
-            log.exception("processing event %s failed", event_id)
-            await asyncio.to_thread(self._count_attempt, event_id, type(exc).__name__)
-            return f"error: {type(exc).__name__}"
+        The listener passes the payload it has just recorded, sparing a read of the inbox row.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[str] = loop.create_future()
+        carried = kind is not None and payload is not None
+        self._waiting.append(_Job(event_id, kind if carried else None, payload if carried else None, done))
+        if self._worker is None or self._worker.done() or self._worker.get_loop() is not loop:
+            self._worker = loop.create_task(self._work())
+        return await done
 
     async def process_leftovers(self, *, older_than: timedelta = timedelta(seconds=10)) -> int:
         """Events recorded but never processed (a crash after the ack): process them now."""
-        ids = await asyncio.to_thread(self._leftovers, older_than)
-        for event_id in ids:
-            await self.process(event_id)
+        ids = await self._in_thread(self._leftovers, older_than)
+        await asyncio.gather(*(self.process(event_id) for event_id in ids))
         return len(ids)
 
     async def run_forever(self, stop: asyncio.Event, *, interval: float = 30.0) -> None:
@@ -98,211 +112,163 @@ class ActProcessor:
             except TimeoutError:
                 continue
 
-    # --- events ----------------------------------------------------------------------------------
+    # --- batches ---------------------------------------------------------------------------------
 
-    async def _process_event(self, event_id: str, payload: dict[str, Any]) -> str:
-        parsed = parse_event(payload)
-        if isinstance(parsed, Ignored):
-            return await self._finish(event_id, f"ignored: {parsed.why}")
-        if parsed.user == self.bot_user_id:
-            return await self._finish(event_id, "ignored: Smith's own act")
-        if isinstance(parsed, ReactionEvent):
-            if parsed.signal is None:
-                return await self._finish(event_id, "ignored: emoji Smith does not read")
-            located = await asyncio.to_thread(self._locate, parsed.channel, parsed.ts, None)
-            if located is None:
-                return await self._finish(event_id, "ignored: not a Smith post")
-            act = HumanAct(
-                slack_user_id=parsed.user,
-                team_id=parsed.team_id,
-                signal=parsed.signal if parsed.added else "retraction",  # type: ignore[arg-type]
-                retracts_signal=None if parsed.added else parsed.signal,  # type: ignore[arg-type]
-                target=located.target,
-                origin="slack_reaction",
-                act_key=f"event:{event_id}",
-                slack_channel=parsed.channel,
-                slack_ts=parsed.ts,
-                slack_event_id=event_id,
-            )
-            return await self._process_act(event_id, act, located.machine)
-        if isinstance(parsed, ReplyDeleted):
-            located = await asyncio.to_thread(
-                self._locate, parsed.channel, parsed.thread_ts, parsed.deleted_ts
-            )
-            if located is None:
-                return await self._finish(event_id, "ignored: not in a Smith thread")
-            act = HumanAct(
-                slack_user_id=parsed.user,
-                team_id=parsed.team_id,
-                signal="retraction",
-                retracts_slack_ts=parsed.deleted_ts,
-                target=located.target,
-                origin="slack_reply",
-                act_key=f"event:{event_id}",
-                slack_channel=parsed.channel,
-                slack_ts=parsed.deleted_ts,
-                slack_event_id=event_id,
-            )
-            return await self._process_act(event_id, act, located.machine)
-        return await self._process_reply(event_id, parsed)
+    async def _work(self) -> None:
+        # No delay is added to gather a batch: while one batch is written, the next events queue.
+        while self._waiting:
+            batch, self._waiting = self._waiting[: self._max_batch], self._waiting[self._max_batch :]
+            waiting_on_directory = frozenset(self._unlinked)
+            try:
+                results = await self._in_thread(self._run, batch, waiting_on_directory)
+            except Exception:
+                log.warning("a batch of %d events failed; trying each alone", len(batch), exc_info=True)
+                results = [await self._run_alone(job) for job in batch]
+            for job, result in zip(batch, results, strict=True):
+                if isinstance(result, _Unlinked):
+                    self._defer(job, result.planned)
+                elif not job.done.done():
+                    job.done.set_result(result)
 
-    async def _process_reply(self, event_id: str, reply: ReplyEvent) -> str:
-        located = await asyncio.to_thread(self._locate, reply.channel, reply.thread_ts, reply.ts, reply.text)
-        if located is None:
-            return await self._finish(event_id, "ignored: not in a Smith thread")
-        correction = parse_correction(reply.text)
-        key = f"reply:{reply.channel}:{reply.ts}" + (f":edit:{reply.edit_of}" if reply.edit_of else "")
-        act = HumanAct(
-            slack_user_id=reply.user,
-            team_id=reply.team_id,
-            signal="correction",
-            target=located.target,
-            origin="slack_reply",
-            act_key=key,
-            expected_level=correction.expected_level,
-            note=(reply.text.strip() if correction.is_note else (correction.reason or ""))[:4000] or None,
-            tags=correction.tags,
-            slack_channel=reply.channel,
-            slack_ts=reply.ts,
-            slack_event_id=event_id,
-        )
-        hint = None
-        if correction.is_note:
-            hint = (f"hint:{reply.channel}:{reply.thread_ts}:{reply.user}", reply.channel, reply.thread_ts)
-        return await self._process_act(event_id, act, located.machine, hint=hint)
+    async def _run_alone(self, job: _Job) -> str | _Unlinked:
+        try:
+            return (await self._in_thread(self._run, [job], frozenset(self._unlinked)))[0]
+        except Exception as exc:  # keep the row for the sweep; never lose an acked event
+            log.exception("processing event %s failed", job.event_id)
+            return await self._count_attempt(job.event_id, exc)
 
-    # --- acts ------------------------------------------------------------------------------------
-
-    async def _process_act(
-        self,
-        event_id: str,
-        act: HumanAct,
-        machine: MachineGrade | dict[str, Any],
-        *,
-        hint: tuple[str, str, str] | None = None,
-    ) -> str:
-        who = await resolve(self._store, self._directory, act.slack_user_id, act.team_id)
-        return await asyncio.to_thread(self._write, event_id, act, machine, who, hint)
-
-    def _write(
-        self,
-        event_id: str,
-        act: HumanAct,
-        machine: MachineGrade | dict[str, Any],
-        who: Resolution,
-        hint: tuple[str, str, str] | None,
-    ) -> str:
-        frozen = frozen_copy(machine) if isinstance(machine, MachineGrade) else machine
+    def _run(self, batch: list[_Job], waiting_on_directory: frozenset[str]) -> list[str | _Unlinked]:
+        """One transaction: claim the rows, plan each act, write those whose author is linked."""
         with self._store.unit() as unit:
-            if who.is_bot:
-                outcome = "ignored: another bot"
-            elif who.user is None:
-                outcome = self._park(unit, act, frozen)
-            elif not who.user.active:
-                outcome = "ignored: inactive user"
-            else:
-                assert who.user.id is not None
-                recorded = record_act(unit, act, who.user.id, frozen)
-                outcome = (
-                    "duplicate" if recorded.duplicate else f"recorded {len(recorded.verdicts)} verdict(s)"
-                )
-                if hint is not None and not recorded.duplicate:
-                    key, channel, thread_ts = hint
-                    title, body = texts.note_hint()
-                    queue_ephemeral(
-                        unit,
-                        key=key,
-                        channel=channel,
-                        user=act.slack_user_id,
-                        title=title,
-                        body=body,
-                        thread_ts=thread_ts,
+            inbox = unit.inbox.unprocessed_among(
+                [job.event_id for job in batch if job.payload is not None], with_payload=False, lock=True
+            )
+            inbox |= unit.inbox.unprocessed_among(
+                [job.event_id for job in batch if job.payload is None], with_payload=True, lock=True
+            )
+            grades = LatestGrades()
+            plans: list[PlannedAct | str | None] = []
+            for job in batch:
+                row = inbox.get(job.event_id)
+                kind, payload = (job.kind, job.payload) if job.payload is not None else row or (None, None)
+                if row is None or kind is None or payload is None:
+                    plans.append(None)
+                    continue
+                plans.append(
+                    interpret(
+                        unit, self._locator, grades, job.event_id, kind, payload, bot_user_id=self.bot_user_id
                     )
-            unit.inbox.finish(event_id, outcome)
-        return outcome
-
-    def _park(self, unit: Unit, act: HumanAct, frozen: dict[str, Any]) -> str:
-        """No User, no verdict: keep the act (with the grade as it was) until an admin links the person."""
-        unit.pending_acts.add(
-            PendingAct(
-                slack_user_id=act.slack_user_id,
-                act={"act": act.to_json(), "machine": frozen},
-                act_key=act.act_key,
-                machine_grade_id=str(frozen["id"]),
-            )
-        )
-        if act.slack_channel:
-            title, body = texts.not_linked()
-            queue_ephemeral(
+                )
+            acts = [plan for plan in plans if isinstance(plan, PlannedAct)]
+            people = unit.identities.linked(plan.act.slack_user_id for plan in acts)
+            writing.prefetch(
                 unit,
-                key=f"unlinked:{act.slack_channel}:{act.slack_user_id}",
-                channel=act.slack_channel,
-                user=act.slack_user_id,
-                title=title,
-                body=body,
+                ((plan, linked.user_id) for plan in acts if (linked := people.get(plan.act.slack_user_id))),
             )
-        return "pending: Slack user not linked to a staff user"
+            results: list[str | _Unlinked] = []
+            finished: list[tuple[str, str]] = []
+            for job, plan in zip(batch, plans, strict=True):
+                if plan is None:
+                    results.append("already processed")
+                    continue
+                if isinstance(plan, PlannedAct):
+                    author = plan.act.slack_user_id
+                    linked = people.get(author)
+                    # Behind an earlier act of theirs that waits on users.info: keep their order.
+                    if linked is None or author in waiting_on_directory:
+                        results.append(_Unlinked(plan))
+                        continue
+                    plan = (
+                        writing.record(unit, plan, linked.user_id)
+                        if linked.active
+                        else "ignored: inactive user"
+                    )
+                finished.append((job.event_id, plan))
+                results.append(plan)
+            unit.inbox.finish_many(finished)
+        return results
+
+    # --- people not linked yet ---------------------------------------------------------------------
+
+    def _defer(self, job: _Job, planned: PlannedAct) -> None:
+        author = planned.act.slack_user_id
+        waiting = self._unlinked.get(author)
+        if waiting is not None:  # users.info is being asked about them: their act waits its turn
+            waiting.append((job, planned))
+            return
+        self._unlinked[author] = [(job, planned)]
+        task = asyncio.get_running_loop().create_task(self._ask_then_write(author, planned.act.team_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _ask_then_write(self, author: str, team_id: str) -> None:
+        """Ask once who `author` is, then write their waiting acts in the order they came."""
+        taken: list[_Deferred] = []
+        try:
+            while True:
+                taken = self._unlinked[author]
+                if not taken:  # nothing more came meanwhile: their next acts go in batches
+                    del self._unlinked[author]
+                    return
+                self._unlinked[author] = []
+                try:
+                    async with self._asking:
+                        who = await resolve(self._store, self._directory, author, team_id)
+                    outcomes = await self._write_for(taken, who)
+                except Exception as exc:  # Slack is unwell, or the database: the sweep tries again
+                    if isinstance(exc, DirectoryUnavailable):
+                        log.warning("processing %d event(s) by %s postponed: %s", len(taken), author, exc)
+                    else:
+                        log.exception("processing %d event(s) by %s failed", len(taken), author)
+                    outcomes = [await self._count_attempt(job.event_id, exc) for job, _ in taken]
+                for (job, _), outcome in zip(taken, outcomes, strict=True):
+                    if not job.done.done():
+                        job.done.set_result(outcome)
+        finally:  # cancelled (shutting down): the rows stay in the inbox for the next start
+            for job, _ in taken + self._unlinked.pop(author, []):
+                if not job.done.done():
+                    job.done.cancel()
+
+    async def _write_for(self, taken: list[_Deferred], who: Resolution) -> list[str]:
+        try:
+            return await self._in_thread(self._write_all_for, taken, who)
+        except Exception:
+            log.warning("writing %d act(s) together failed; trying each alone", len(taken), exc_info=True)
+        outcomes = []
+        for deferred in taken:
+            try:
+                outcomes += await self._in_thread(self._write_all_for, [deferred], who)
+            except Exception as exc:
+                log.exception("processing event %s failed", deferred[0].event_id)
+                outcomes.append(await self._count_attempt(deferred[0].event_id, exc))
+        return outcomes
+
+    def _write_all_for(self, taken: list[_Deferred], who: Resolution) -> list[str]:
+        with self._store.unit() as unit:
+            if who.may_grade and who.user is not None and who.user.id is not None:
+                writing.prefetch(unit, ((planned, who.user.id) for _, planned in taken))
+            outcomes = [writing.write_for(unit, planned, who) for _, planned in taken]
+            unit.inbox.finish_many(
+                [(job.event_id, outcome) for (job, _), outcome in zip(taken, outcomes, strict=True)]
+            )
+        return outcomes
 
     # --- database side ---------------------------------------------------------------------------
 
-    def _load(self, event_id: str) -> tuple[str, dict[str, Any]] | None:
-        with self._store.unit() as unit:
-            row = unit.inbox.get(event_id)
-            if row is None or row.processed_at is not None:
-                return None
-            return row.kind, row.payload
-
-    def _locate(self, channel: str, ts: str, reply_ts: str | None, text: str = "") -> Located | None:
-        """The Smith post a reaction (on `ts`) or a thread reply (under `ts`) is about."""
-        with self._store.unit() as unit:
-            post = unit.outbox.by_channel_ts(channel, ts)
-            if post is None or post.kind not in ("conversation", "turn"):
-                return None
-            if reply_ts is not None:
-                post = self._post_replied_to(unit, post, reply_ts, text)
-            item_type: ItemType = "turn" if post.kind == "turn" else "conversation"
-            assert post.conversation_id is not None and post.property_id is not None
-            target = Target(item_type, post.conversation_id, post.turn_id, post.property_id)
-            machine = unit.grades.latest(item_type, target.ref)
-            if machine is None:
-                return None
-            return Located(post, target, machine)
-
-    @staticmethod
-    def _post_replied_to(unit: Unit, parent: SlackPost, reply_ts: str, text: str) -> SlackPost:
-        """A reply is about the Smith post just above it, unless it names a turn ("turn 2")."""
-        posts = [post for post in unit.outbox.thread_posts(parent) if float(post.ts or 0) < float(reply_ts)]
-        if not posts:
-            return parent
-        named = _TURN_REFERENCE.search(text)
-        if named is not None:
-            document = unit.conversations.get(parent.conversation_id or "")
-            turn_ids = [turn["id"] for turn in (document.document.get("turns") or [])] if document else []
-            wanted = int(named.group(1))
-            if 1 <= wanted <= len(turn_ids):
-                for post in posts:
-                    if post.turn_id == turn_ids[wanted - 1]:
-                        return post
-        return posts[-1]
-
-    def _machine_shown(self, submission: ModalSubmission) -> MachineGrade | None:
-        """The grade the modal was opened on (frozen as the person saw it), else the item's latest."""
-        with self._store.unit() as unit:
-            shown = unit.grades.get(submission.machine_grade_id)
-            return shown or unit.grades.latest(submission.target.item_type, submission.target.ref)
+    async def _in_thread(self, function: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
 
     def _leftovers(self, older_than: timedelta) -> list[str]:
         with self._store.unit() as unit:
             return list(unit.inbox.unprocessed(older_than=utcnow() - older_than))
 
-    def _count_attempt(self, event_id: str, error: str) -> None:
-        with self._store.unit() as unit:
-            unit.inbox.count_attempt(event_id, error)
-
-    async def _finish(self, event_id: str, outcome: str) -> str:
-        def finish() -> None:
+    async def _count_attempt(self, event_id: str, exc: Exception) -> str:
+        def count() -> None:
             with self._store.unit() as unit:
-                unit.inbox.finish(event_id, outcome)
+                unit.inbox.count_attempt(event_id, type(exc).__name__)
 
-        await asyncio.to_thread(finish)
-        return outcome
+        try:
+            await self._in_thread(count)
+        except Exception:  # the database itself is down: the row is still there for the sweep
+            log.exception("could not count the failed attempt at event %s", event_id)
+        return f"error: {type(exc).__name__}"

@@ -4,6 +4,7 @@ the work happens after it, and an event that could not be recorded is not acked 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from sqlalchemy import Engine, text
 
@@ -19,10 +20,10 @@ async def test_the_ack_comes_after_the_insert_and_before_the_work(engine: Engine
         release, started = asyncio.Event(), asyncio.Event()
         real_process = scene.smith.processor.process
 
-        async def slow_process(event_id: str) -> str:
+        async def slow_process(event_id: str, **carried: Any) -> str:
             started.set()
             await release.wait()  # the database is slow today
-            return await real_process(event_id)
+            return await real_process(event_id, **carried)
 
         scene.smith.processor.process = slow_process  # type: ignore[method-assign]
         response = await asyncio.wait_for(

@@ -115,7 +115,7 @@ async def test_an_event_acked_before_a_crash_is_recorded_after_restart(engine: E
         assert scene.smith.processor is not None
         died = asyncio.Event()
 
-        async def dies_after_the_ack(event_id: str) -> str:
+        async def dies_after_the_ack(event_id: str, **carried: Any) -> str:
             died.set()  # the process is killed here: acked, recorded, never processed
             return "killed"
 
