@@ -76,30 +76,32 @@ def parse_number(text: str) -> float:
 def money_in(folded: FoldedText) -> list[MoneyMention]:
     """Every money amount written in a text, with its span and quote in the original text."""
     text = folded.folded
-    # Most texts name no currency at all: spelled out, the test costs a few substring searches.
-    if not ("$" in text or "usd" in text or "dolar" in text or "dollar" in text or "buck" in text):
+    # Most texts name no currency at all: spelled out, the tests cost a few substring searches.
+    # Every currency-first match holds `$` or `usd`; every currency-after match one of the words.
+    usd = "usd" in text
+    signed = usd or "$" in text
+    spelled = usd or "dollar" in text or "dolar" in text or "buck" in text
+    if not (signed or spelled):
         return []
     found: dict[int, tuple[int, str]] = {}
-    # Without `usd`/`us$` only the `$` alternative can match: the `$`-first pattern lets the regex
-    # engine jump from dollar sign to dollar sign instead of trying every `u`.
-    before = _MONEY_BEFORE if "us" in text and ("usd" in text or "us$" in text) else _DOLLAR_BEFORE
-    for match in before.finditer(text):
-        if not _glued(text, match.start(), "$"):
-            found[match.start()] = (match.end(), match.group("number"))
-    covered = [(start, end) for start, (end, _) in found.items()]
-    # Every currency-after match holds one of these words; a text with none skips that scan.
-    spelled = "dollar" in text or "dolar" in text or "usd" in text or "buck" in text
-    after = _MONEY_AFTER.finditer(text) if spelled else ()
-    for match in after:
-        start = match.start()
-        if _glued(text, start, ".,") or any(s <= start < e for s, e in covered):
-            continue
-        found[start] = (match.end(), match.group("number"))
-    mentions = []
-    for start in sorted(found):
-        end, number = found[start]
-        mentions.append(MoneyMention(parse_number(number), folded, start, end))
-    return mentions
+    if signed:
+        # Without `usd`/`us$` only the `$` alternative can match: the `$`-first pattern lets the
+        # regex engine jump from dollar sign to dollar sign instead of trying every `u`.
+        before = _MONEY_BEFORE if usd or "us$" in text else _DOLLAR_BEFORE
+        for match in before.finditer(text):
+            start = match.start()
+            if not _glued(text, start, "$"):
+                found[start] = (match.end(), match.group("number"))
+    if spelled:
+        covered = [(start, end) for start, (end, _) in found.items()]
+        for match in _MONEY_AFTER.finditer(text):
+            start = match.start()
+            if _glued(text, start, ".,") or any(s <= start < e for s, e in covered):
+                continue
+            found[start] = (match.end(), match.group("number"))
+    return [
+        MoneyMention(parse_number(found[start][1]), folded, start, found[start][0]) for start in sorted(found)
+    ]
 
 
 def _glued(text: str, start: int, extra: str) -> bool:
@@ -117,7 +119,12 @@ def numbers_in(text: str) -> Iterator[float]:
 
 
 def any_equal(value: float, candidates: Iterable[float]) -> bool:
-    return any(abs(value - candidate) < TOLERANCE for candidate in candidates)
+    # A plain loop, not any(generator): called for every amount of every draft, where setting up a
+    # generator costs more than the test itself.
+    for candidate in candidates:  # noqa: SIM110
+        if abs(value - candidate) < TOLERANCE:
+            return True
+    return False
 
 
 @lru_cache(maxsize=1024)

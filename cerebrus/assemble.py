@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
+from cerebrus.construct import new_headline
 from gradecore.grades import Headline, NotChecked, OwnershipSplit, ScopeStatement
 from gradecore.vocabulary import DimensionResult, Layer, Level, NotCheckedWhy, Outcome, Owner, Reason
 
@@ -83,7 +85,7 @@ class Tally:
     def place(self, dimensions: Iterable[DimensionResult], turn_id: str | None) -> tuple[Level, Headline]:
         """Take in one place's dimensions (one turn, or conversation scope, in grade order) and return
         their verdict and headline (the worst colouring dimension, ties by layer order then id)."""
-        # Runs for every dimension of every grade: names bound locally, ints compared, not Levels.
+        # Runs for every dimension of most grades: names bound locally, ints compared, not Levels.
         ran, why, failed, rank = self._ran, self._why, self._failed, _RANK
         not_checked, clean, not_applicable = Outcome.NOT_CHECKED, Level.PASS, NotCheckedWhy.NOT_APPLICABLE
         found = 0
@@ -104,21 +106,96 @@ class Tally:
                     or (severity == found and _within_order(d) < _within_order(lead))
                 ):
                     found, lead = severity, d
+        return self._lead(_LEVELS[found], lead, turn_id)
+
+    def place_shared(
+        self, dimensions: tuple[DimensionResult, ...], turn_id: str | None
+    ) -> tuple[Level, Headline]:
+        """`place` for dimensions that are all shared results (built once, handed out again and
+        again): most turns get the very same results as many others, so what they add up to is
+        worked out once and found again by the results' identities."""
+        key = tuple(map(id, dimensions))
+        placement = _PLACED.get(key)
+        if placement is None:
+            placement = _placement(dimensions)
+            if len(_PLACED) >= _PLACED_LIMIT:
+                _PLACED.clear()
+            _PLACED[key] = placement
+        return self._take(placement, turn_id)
+
+    def _take(self, placement: _Placement, turn_id: str | None) -> tuple[Level, Headline]:
+        self._ran.update(placement.ran)
+        setdefault = self._why.setdefault
+        for check, reason in placement.why:
+            setdefault(check, reason)  # the first reason seen stays
+        if placement.failed:
+            failed = self._failed
+            for owner, layer in placement.failed:
+                failed[owner].add(layer)
+        return self._lead(placement.level, placement.lead, turn_id)
+
+    @staticmethod
+    def _lead(level: Level, lead: DimensionResult | None, turn_id: str | None) -> tuple[Level, Headline]:
         if lead is None:
             return Level.PASS, CLEAN_HEADLINE
-        verdict = _LEVELS[found]
-        return verdict, Headline(level=verdict, reason=lead.reason, check=lead.check, turn_id=turn_id)
+        return level, new_headline(
+            {"level": level, "reason": lead.reason, "check": lead.check, "turn_id": turn_id}
+        )
 
     def split(self) -> OwnershipSplit:
         return _split(_in_layer_order(self._failed[Owner.CLARA]), _in_layer_order(self._failed[Owner.OURS]))
 
     def scope(self, ordered_ids: tuple[str, ...], judge_on: bool) -> ScopeStatement:
-        ran, why = self._ran, self._why
-        return _scope(
-            tuple(check for check in ordered_ids if check in ran),
-            tuple((check, why[check]) for check in ordered_ids if check not in ran and check in why),
-            judge_on,
-        )
+        # Grades of one deployment share a handful of scope statements: keyed by what decides one.
+        return _scope(ordered_ids, frozenset(self._ran), tuple(self._why.items()), judge_on)
+
+
+class _Placement(NamedTuple):
+    """What one place's dimensions add to a grade: verdict, the dimension that leads it (None when
+    nothing coloured it), the checks that ran, why the others did not (first reason per check, in
+    the order seen) and the failed (owner, layer) pairs. `dimensions` keeps the dimensions alive
+    while their identities key the placement, so no other object can take one of their ids."""
+
+    dimensions: tuple[DimensionResult, ...]
+    level: Level
+    lead: DimensionResult | None
+    ran: frozenset[str]
+    why: tuple[tuple[str, NotCheckedWhy], ...]
+    failed: tuple[tuple[Owner, Layer], ...]
+
+
+def _placement(dimensions: tuple[DimensionResult, ...]) -> _Placement:
+    # Names bound locally and ints compared, not Levels: this runs for every dimension it is asked for.
+    rank = _RANK
+    not_checked, clean, not_applicable = Outcome.NOT_CHECKED, Level.PASS, NotCheckedWhy.NOT_APPLICABLE
+    ran: set[str] = set()
+    why: dict[str, NotCheckedWhy] = {}
+    failed: dict[tuple[Owner, Layer], None] = {}
+    found = 0
+    lead: DimensionResult | None = None
+    for d in dimensions:
+        if d.outcome is not_checked:
+            if d.check not in why:
+                why[d.check] = d.not_checked_why or not_applicable
+        else:
+            ran.add(d.check)
+        if d.colours_verdict and d.level is not clean:
+            failed[(d.owner, d.layer)] = None
+            severity = rank[d.level]
+            # Strictly better only: on a tie the first one seen stays, as min() would keep it.
+            if (
+                lead is None
+                or severity > found
+                or (severity == found and _within_order(d) < _within_order(lead))
+            ):
+                found, lead = severity, d
+    return _Placement(dimensions, _LEVELS[found], lead, frozenset(ran), tuple(why.items()), tuple(failed))
+
+
+# Bounded: shared results are few per deployment, but a rules change or a long-lived process may
+# bring new ones; starting afresh is always correct (a placement is recomputed on a miss).
+_PLACED: dict[tuple[int, ...], _Placement] = {}
+_PLACED_LIMIT = 4096
 
 
 def _in_layer_order(layers: set[Layer]) -> tuple[Layer, ...]:
@@ -133,11 +210,20 @@ def _split(clara: tuple[Layer, ...], ours: tuple[Layer, ...]) -> OwnershipSplit:
 
 @lru_cache(maxsize=1024)
 def _scope(
-    checks_run: tuple[str, ...], not_checked: tuple[tuple[str, NotCheckedWhy], ...], judge_on: bool
+    ordered_ids: tuple[str, ...],
+    ran: frozenset[str],
+    why: tuple[tuple[str, NotCheckedWhy], ...],
+    judge_on: bool,
 ) -> ScopeStatement:
+    """Checks that ran somewhere, then those that ran nowhere with the first reason seen, in order."""
+    reasons = dict(why)
     return ScopeStatement(
-        checks_run=checks_run,
-        not_checked=tuple(NotChecked(check=check, why=why) for check, why in not_checked),
+        checks_run=tuple(check for check in ordered_ids if check in ran),
+        not_checked=tuple(
+            NotChecked(check=check, why=reasons[check])
+            for check in ordered_ids
+            if check not in ran and check in reasons
+        ),
         judge_lane="on" if judge_on else "off",
     )
 

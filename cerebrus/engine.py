@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from cerebrus.assemble import Tally
+from cerebrus.construct import new_conversation_grade, new_turn_grade
 from cerebrus.judged import JUDGED_LAYERS, place_judged
 from cerebrus.redact import redact
 from cerebrus.registry import CheckRegistry, default_registry
@@ -54,44 +55,72 @@ def grade(
     # number) whose verdict is the conversation's: that place's own headline, by the stated order.
     level, lead = tally.place(conversation_dims, None)
 
-    turn_checks = registry.turn_checks()
+    plan = registry.turn_plan()
+    judge_off = place_judged(None, calibrated)
     turns: list[TurnGrade] = []
     for number, turn in enumerate(conversation.turns, start=1):
         turn_view = TurnView(view, turn, number)
         dims: list[DimensionResult] = []
-        for spec in turn_checks:
+        # Whether every result is a shared one (no receipts, built once): then the turn's placement
+        # is found again by their identities instead of being worked out (see Tally.place_shared).
+        shared = True
+        for spec, function, shared_result in plan:
             # spec.run(turn_view), with the shared-result look-up inlined: the hot loop of grading.
-            finding = spec.function(turn_view)
+            finding = function(turn_view)
             if finding.evidence:
                 # Only receipts can hold an access code; shared results have none.
                 dims.append(redact(spec.result(finding), codes))
+                shared = False
                 continue
-            hit = spec.shared.get(id(finding))
-            dims.append(hit[1] if hit is not None and hit[0] is finding else spec.result(finding))
-        dims.extend(place_judged(None if judged is None else judged.get(turn.id), calibrated))
-        turn_level, turn_headline = tally.place(dims, turn.id)
+            hit = shared_result(id(finding))
+            if hit is not None and hit[0] is finding:
+                dims.append(hit[1])
+            else:
+                dims.append(spec.result(finding))
+                shared = False
+        supplied = None if judged is None else judged.get(turn.id)
+        if supplied:
+            dims.extend(place_judged(supplied, calibrated))
+            shared = False
+        else:
+            dims.extend(judge_off)
+        dimensions = tuple(dims)
+        if shared:
+            turn_level, turn_headline = tally.place_shared(dimensions, turn.id)
+        else:
+            turn_level, turn_headline = tally.place(dimensions, turn.id)
         if turn_level is not Level.PASS and (level is Level.PASS or turn_level > level):
             level, lead = turn_level, turn_headline
         turns.append(
-            TurnGrade(
-                turn_id=turn.id,
-                message_id=turn.message_id,
-                number=number,
-                level=turn_level,
-                headline=turn_headline,
-                dimensions=tuple(dims),
+            new_turn_grade(
+                {
+                    "turn_id": turn.id,
+                    "message_id": turn.message_id,
+                    "number": number,
+                    "level": turn_level,
+                    "headline": turn_headline,
+                    "dimensions": dimensions,
+                }
             )
         )
 
-    return ConversationGrade(
-        conversation_id=conversation.conversation_id,
-        property_id=conversation.property.id,
-        rubric_version=rules.rubric_version,
-        engine_version=ENGINE_VERSION,
-        level=level,
-        headline=lead,
-        dimensions=conversation_dims,
-        turns=tuple(turns),
-        split=tally.split(),
-        scope=tally.scope((*registry.ids, *_JUDGED_IDS), judge_on=judged is not None),
+    return new_conversation_grade(
+        {
+            "conversation_id": conversation.conversation_id,
+            "property_id": conversation.property.id,
+            "rubric_version": rules.rubric_version,
+            "engine_version": ENGINE_VERSION,
+            "level": level,
+            "headline": lead,
+            "dimensions": conversation_dims,
+            "turns": tuple(turns),
+            "split": tally.split(),
+            "scope": tally.scope(_scope_ids(registry.ids), judge_on=judged is not None),
+        }
     )
+
+
+@lru_cache(maxsize=64)
+def _scope_ids(check_ids: tuple[str, ...]) -> tuple[str, ...]:
+    """Every dimension id in scope order: the registry's checks, then the judged dimensions."""
+    return (*check_ids, *_JUDGED_IDS)

@@ -56,6 +56,7 @@ def detect(text: str, languages: tuple[str, ...]) -> str | None:
 
 def language_of(message: Message, languages: tuple[str, ...]) -> tuple[str | None, str]:
     """(language, how it was known): from the message's own field when present, else detected."""
-    if message.language:
-        return primary(message.language), "field"
+    tag = message.language
+    if tag:
+        return primary(tag), "field"
     return detect(message.text, languages), "detected"

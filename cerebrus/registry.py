@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeGuard, TypeVar, overload
 
 from cerebrus.assemble import LAYER_RANK
+from cerebrus.construct import new_dimension
 from cerebrus.findings import Finding
 from cerebrus.views import ConversationView, TurnView
 from gradecore.vocabulary import DimensionResult, Kind, Layer, Level, Outcome, Owner, Scope, default_owner
@@ -67,21 +68,22 @@ class CheckSpec(Generic[V]):
         return result
 
     def _result(self, finding: Finding) -> DimensionResult:
-        # Validated construction: pydantic-core checks these few fields faster than model_construct
-        # copies them in Python, and a check's typo cannot slip into a grade.
-        return DimensionResult(
-            check=self.id,
-            layer=self.layer,
-            owner=self.owner,
-            kind=self.kind,
-            scope=self.scope,
-            outcome=finding.outcome,
-            level=self.level if finding.outcome is Outcome.FAIL else Level.PASS,
-            reason=finding.reason,
-            evidence=finding.evidence,
-            not_checked_why=finding.why,
-            score=None,
-            colours_verdict=True,
+        # Validated construction (cerebrus.construct): a check's typo cannot slip into a grade.
+        return new_dimension(
+            {
+                "check": self.id,
+                "layer": self.layer,
+                "owner": self.owner,
+                "kind": self.kind,
+                "scope": self.scope,
+                "outcome": finding.outcome,
+                "level": self.level if finding.outcome is Outcome.FAIL else Level.PASS,
+                "reason": finding.reason,
+                "evidence": finding.evidence,
+                "not_checked_why": finding.why,
+                "score": None,
+                "colours_verdict": True,
+            }
         )
 
 
@@ -130,6 +132,12 @@ def check(
 _Split = tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...], tuple[str, ...]]
 """Conversation checks, turn checks, and all ids, in registry order."""
 
+TurnStep = tuple[
+    TurnCheck, Callable[[TurnView], Finding], Callable[[int], tuple[Finding, DimensionResult] | None]
+]
+"""A turn check as the engine's hot loop runs it: the spec, its function, and the look-up of its
+shared results by finding identity (bound once, not looked up per turn)."""
+
 
 class CheckRegistry:
     """An ordered set of checks, keyed by id. Owned by whoever built it; never a global."""
@@ -140,6 +148,7 @@ class CheckRegistry:
         self._split: tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...], tuple[str, ...]] | None = (
             None
         )
+        self._turn_plan: tuple[TurnStep, ...] | None = None
         for spec in checks:
             self.register(spec)
 
@@ -148,6 +157,7 @@ class CheckRegistry:
             raise CheckDeclarationError(f"duplicate check id {spec.id!r}")
         self._checks[spec.id] = spec
         self._split = None
+        self._turn_plan = None
 
     def without(self, *ids: str) -> CheckRegistry:
         """A new registry lacking the named checks."""
@@ -174,6 +184,12 @@ class CheckRegistry:
 
     def turn_checks(self) -> tuple[TurnCheck, ...]:
         return self._by_scope()[1]
+
+    def turn_plan(self) -> tuple[TurnStep, ...]:
+        """The turn checks, in order, as the engine runs them for every turn."""
+        if self._turn_plan is None:
+            self._turn_plan = tuple((spec, spec.function, spec.shared.get) for spec in self.turn_checks())
+        return self._turn_plan
 
     def _by_scope(self) -> _Split:
         if self._split is None:

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 
+from cerebrus.construct import new_span
 from gradecore.vocabulary import Span
 
 # Curly quotes and primes fold to the ASCII apostrophe so "we’ll" matches a rule written as "we'll".
@@ -46,6 +47,10 @@ class _FoldTable(dict[int, str]):
         self[codepoint] = folded
         if len(folded) != 1:
             _IRREGULAR.add(char)
+        # Replacing this character by its fold, anywhere in a text, is safe when what it folds to is
+        # lower case and folds to itself (then a later replacement or lower() cannot change it).
+        if any(piece.lower() != piece or self[ord(piece)] != piece for piece in folded):
+            _UNSETTLED.add(char)
         return folded
 
 
@@ -53,6 +58,8 @@ _FOLD = _FoldTable()
 # Characters whose folded form is not exactly one character (ligatures, lone combining marks): only
 # texts holding one of them need an offset map.
 _IRREGULAR: set[str] = set()
+# Characters whose fold is not a fixed point of folding and lower-casing (see _FoldTable).
+_UNSETTLED: set[str] = set()
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
@@ -67,6 +74,16 @@ def _fold_ascii(text: str) -> str:
 def _fold_mixed(text: str) -> str:
     """Folding character by character, with the ASCII stretches lower-cased in one go: the same
     result as text.translate(_FOLD), several times faster on mostly-ASCII text (Spanish drafts)."""
+    # A Spanish draft holds a handful of distinct accented characters: replace each by its fold
+    # everywhere, then lower-case the whole text in one go (its ASCII letters; every fold is lower
+    # case already). Exact when every fold is settled, and no capital sigma, whose lower case depends
+    # on its neighbours, survives the replacements (it folds to a small sigma).
+    chars = set("".join(_NON_ASCII.findall(text)))
+    folds = [(char, _FOLD[ord(char)]) for char in chars]
+    if _UNSETTLED.isdisjoint(chars):
+        for char, folded in folds:
+            text = text.replace(char, folded)
+        return _fold_ascii(text)
     parts: list[str] = []
     position = 0
     for run in _NON_ASCII.finditer(text):
@@ -111,16 +128,16 @@ class FoldedText:
         """The original span covering folded characters [start, end)."""
         origin = self._origins()
         if origin is None:
-            return Span(start=start, end=end)
+            return new_span({"start": start, "end": end})
         if start >= end:
             position = origin[start] if start < len(origin) else len(self.original)
-            return Span(start=position, end=position)
+            return new_span({"start": position, "end": position})
         first = origin[start]
         stop = origin[end - 1] + 1
         # Extend over characters that folded away entirely (a lone combining mark after the match).
         while stop < len(self.original) and not _FOLD[ord(self.original[stop])]:
             stop += 1
-        return Span(start=first, end=stop)
+        return new_span({"start": first, "end": stop})
 
     @property
     def words(self) -> frozenset[str]:
@@ -152,13 +169,19 @@ class Lexicon:
         self.keys = tuple(sorted(k for k in longest if not any(o != k and o in k for o in longest)))
         self.pattern = lexicon_pattern(folded)
 
+    def may_occur(self, folded: str) -> bool:
+        """False when no term can occur in the folded text (none of the keys is in it)."""
+        if self.pattern is None:
+            return False
+        # A plain loop, not any(generator): it runs over every draft and usually finds nothing.
+        for key in self.keys:  # noqa: SIM110
+            if key in folded:
+                return True
+        return False
+
     def finditer(self, text: FoldedText) -> Iterator[tuple[Span, str]]:
-        if self.pattern is not None:
-            folded = text.folded
-            for key in self.keys:
-                if key in folded:
-                    yield from text.finditer(self.pattern)
-                    return
+        if self.pattern is not None and self.may_occur(text.folded):
+            yield from text.finditer(self.pattern)
 
 
 def lexicon_pattern(terms: Iterable[str]) -> re.Pattern[str] | None:

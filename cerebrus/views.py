@@ -57,29 +57,25 @@ class ConversationView:
         self.rules = rules
         self.compiled: CompiledRules = rules.compiled
         self._facts: dict[str, Any] = {}
+        # Every grade needs these: one pass over the messages, set here rather than lazily.
+        positions: dict[str, int] = {}
+        triggers: list[Message | None] = []
+        last: Message | None = None
+        for position, message in enumerate(conversation.messages):
+            positions[message.id] = position
+            triggers.append(last)
+            if message.direction == "inbound":
+                last = message
+        self.message_positions = positions
+        # For each message position, the last inbound message before it.
+        self.triggers = triggers
+        self.access_codes: tuple[str, ...] = tuple(
+            code for code in conversation.property.facts.access_codes if code
+        )
 
     @lazy
     def participants(self) -> dict[str, Participant]:
         return {p.id: p for p in self.conversation.participants}
-
-    @lazy
-    def message_positions(self) -> dict[str, int]:
-        return {m.id: i for i, m in enumerate(self.conversation.messages)}
-
-    @lazy
-    def triggers(self) -> list[Message | None]:
-        """For each message position, the last inbound message before it (one pass for all turns)."""
-        found: list[Message | None] = []
-        last: Message | None = None
-        for message in self.conversation.messages:
-            found.append(last)
-            if message.direction == "inbound":
-                last = message
-        return found
-
-    @lazy
-    def access_codes(self) -> tuple[str, ...]:
-        return tuple(code for code in self.conversation.property.facts.access_codes if code)
 
     def fact(self, key: str) -> Any:
         """A fact by key, named or extra (None when absent), as Facts.value gives it; looked up once
@@ -114,6 +110,11 @@ class TurnView:
         self.position = parent.message_positions[turn.message_id]
         self.message: Message = self.conversation.messages[self.position]
         self.draft: str = self.message.text
+        # Every turn's draft is scanned by several checks, and every turn has a trigger or not: set
+        # here rather than lazily (a lazy attribute costs a Python call on its first read).
+        self.folded = FoldedText(self.draft)
+        # The last inbound message before the draft: what this turn answers.
+        self.trigger: Message | None = parent.triggers[self.position]
         # Most checks read the trace: one pass sorts its steps (with their indices) by kind.
         calls: list[tuple[int, ClaudeCallStep]] = []
         tools: list[tuple[int, ToolExecutionStep]] = []
@@ -129,15 +130,6 @@ class TurnView:
         self.tool_steps: tuple[tuple[int, ToolExecutionStep], ...] = tuple(tools)
         self.failed_tools: tuple[tuple[int, ToolExecutionStep], ...] = tuple(failed)
         self.final_call: tuple[int, ClaudeCallStep] | None = calls[-1] if calls else None
-
-    @lazy
-    def folded(self) -> FoldedText:
-        return FoldedText(self.draft)
-
-    @lazy
-    def trigger(self) -> Message | None:
-        """The last inbound message before the draft: what this turn answers."""
-        return self.parent.triggers[self.position]
 
     @lazy
     def answered(self) -> Participant | None:

@@ -34,6 +34,10 @@ def handle_event(services: ListenerServices) -> Callable[..., Awaitable[None]]:
             services.processor.bot_user_id = context.bot_user_id
         # The payload just recorded travels along: processing need not read the inbox row back.
         kind = str((body.get("event") or {}).get("type", "unknown"))
-        await services.processor.process(str(context["inbox_event_id"]), kind=kind, payload=body)
+        # Not awaited here: the request's objects are freed now rather than held while the event
+        # waits its turn (a burst of held requests makes the garbage collector pause every ack).
+        services.in_background(
+            services.processor.process(str(context["inbox_event_id"]), kind=kind, payload=body)
+        )
 
     return handle_slack_event

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 from gradecore.store import Store
 from smith.listening.inbox_writer import InboxWriter
@@ -14,6 +17,15 @@ class ListenerServices:
     store: Store
     processor: ActProcessor
     inbox: InboxWriter = field(init=False)
+    _running: set[asyncio.Task[str]] = field(init=False, default_factory=set)
 
     def __post_init__(self) -> None:
         self.inbox = InboxWriter(self.store)
+        # Acks first: processing waits (a bounded while) for a burst of events to be recorded.
+        self.processor.defer_while(self.inbox.busy)
+
+    def in_background(self, processing: Coroutine[Any, Any, str]) -> None:
+        """Run a processing coroutine on its own (the event loop keeps only weak references)."""
+        task = asyncio.get_running_loop().create_task(processing)
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
+from cerebrus.construct import new_evidence
 from cerebrus.findings import Finding, not_applicable
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Span
@@ -19,10 +21,11 @@ def is_empty(value: Any) -> bool:
         return True
     if isinstance(value, str):
         return not value or value.isspace()
-    # JSON values first: the abstract-class checks below are several times slower.
-    if isinstance(value, dict | list | tuple):
+    # JSON values first: the abstract-class checks below are several times slower (and a tuple of
+    # types is checked in C, a `X | Y` union in Python).
+    if isinstance(value, (dict, list, tuple)):
         return len(value) == 0
-    if isinstance(value, Mapping | Sequence):
+    if isinstance(value, (Mapping, Sequence)):
         return len(value) == 0
     return False
 
@@ -31,21 +34,35 @@ def intent_table(view: TurnView, table: Mapping[str, Sequence[str]], noun: str) 
     """The intent's entries in a rule table, or why an intent-driven check does not apply."""
     intent = view.turn.intent
     if intent is None:
-        return not_applicable(f"The turn has no intent, so no {noun} are defined for it.")
+        return _no_intent(noun)
     entries = table.get(intent, ())
     if not entries:
-        return not_applicable(f"The intent {intent} has no {noun}.")
+        return _intent_without(intent, noun)
     return entries
+
+
+# The findings of turns an intent-driven check does not apply to: cached, so no sentence is formatted
+# per turn (bounded like the findings they return, since an intent name is the platform's).
+@lru_cache(maxsize=64)
+def _no_intent(noun: str) -> Finding:
+    return not_applicable(f"The turn has no intent, so no {noun} are defined for it.")
+
+
+@lru_cache(maxsize=4096)
+def _intent_without(intent: str, noun: str) -> Finding:
+    return not_applicable(f"The intent {intent} has no {noun}.")
 
 
 def draft_evidence(view: TurnView, span: Span, **extra: Any) -> Evidence:
     """A receipt quoting the draft exactly at `span`."""
-    return Evidence(
-        message_id=view.message.id,
-        turn_id=view.turn.id,
-        quote=view.draft[span.start : span.end],
-        span=span,
-        **extra,
+    return new_evidence(
+        {
+            "message_id": view.message.id,
+            "turn_id": view.turn.id,
+            "quote": view.draft[span.start : span.end],
+            "span": span,
+            **extra,
+        }
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cerebrus.construct import new_evidence
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.text import fold
@@ -15,19 +16,23 @@ from ._common import humanize
 def followup_exists(view: ConversationView) -> Finding:
     """The last inbound message asks something and nothing outbound followed it within followup_sla."""
     messages = view.conversation.messages
-    last = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].direction == "inbound"), None)
-    if last is None:
+    # Plain loops, not generators: this runs once per conversation graded.
+    last = len(messages) - 1
+    while last >= 0 and messages[last].direction != "inbound":
+        last -= 1
+    if last < 0:
         return not_applicable("Nobody wrote in, so there is nothing to follow up.")
     inbound = messages[last]
     if not _asks(view, inbound.text):
         return not_applicable("The last inbound message asks nothing.")
-    answer = next((m for m in messages[last + 1 :] if m.direction == "outbound"), None)
-    if answer is not None:
-        return passed(
-            "answered",
-            "The last question was answered.",
-            Evidence(message_id=answer.id, detail=f"answers {inbound.id}"),
-        )
+    for position in range(last + 1, len(messages)):
+        answer = messages[position]
+        if answer.direction == "outbound":
+            return passed(
+                "answered",
+                "The last question was answered.",
+                new_evidence({"message_id": answer.id, "detail": f"answers {inbound.id}"}),
+            )
     waited = view.conversation.settled_at - inbound.at
     if waited <= view.rules.thresholds.followup_sla:
         return passed("within_sla", "The last question is unanswered but still within the follow-up time.")

@@ -28,8 +28,10 @@ def loop_progress(view: TurnView) -> Finding:
             )
         )
     earlier: dict[str, list[tuple[int, object]]] = {}
-    # A single tool call cannot repeat anything.
-    for index, step in view.tool_steps if len(view.tool_steps) > 1 else ():
+    # Only a tool called twice can repeat a call: most turns call each tool once at most.
+    tools = view.tool_steps
+    repeats_a_tool = len(tools) > 1 and len({step.tool_name for _, step in tools}) < len(tools)
+    for index, step in tools if repeats_a_tool else ():
         # Inputs are JSON values, so == is structural equality (key order does not matter).
         repeat = next((i for i, seen in earlier.get(step.tool_name, ()) if seen == step.input), None)
         if repeat is not None:

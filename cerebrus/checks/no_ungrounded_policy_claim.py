@@ -6,7 +6,7 @@ from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.literals import may_match
 from cerebrus.registry import check
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, Scope
+from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span
 
 from ._common import draft_evidence, is_empty
 
@@ -20,25 +20,34 @@ def no_ungrounded_policy_claim(view: TurnView) -> Finding:
     succeed in this turn."""
     unbacked: list[Evidence] = []
     backed: list[Evidence] = []
-    folded = view.folded.folded
+    text = view.folded
+    folded = text.folded
     for promise, keys, patterns in view.compiled.promise_scans:
         if not may_match(folded, keys):
             continue
-        spans = {
-            span
-            for pattern, literals in patterns
-            if may_match(folded, literals)
-            for span, _ in view.folded.finditer(pattern)
-        }
-        if not spans:
+        # Matches as offsets first, then one span per distinct place in the original draft (two
+        # folded ranges can cover the same original characters), in draft order.
+        matched: dict[tuple[int, int], None] = {}
+        for pattern, literals in patterns:
+            if may_match(folded, literals):
+                for match in pattern.finditer(folded):
+                    start, end = match.span()
+                    if end > start:
+                        matched[(start, end)] = None
+        if not matched:
             continue
+        spans: dict[tuple[int, int], Span] = {}
+        for start, end in matched:
+            span = text.span(start, end)
+            spans[(span.start, span.end)] = span
         if promise.requires_fact is not None:
             grounded = not is_empty(view.parent.fact(promise.requires_fact))
             missing = f"no {promise.requires_fact} on file"
         else:
             grounded = promise.requires_tool in view.succeeded_tools
             missing = f"no successful {promise.requires_tool} call"
-        for span in sorted(spans, key=lambda s: (s.start, s.end)):
+        for place in sorted(spans):
+            span = spans[place]
             receipt = draft_evidence(
                 view,
                 span,

@@ -24,6 +24,12 @@ def one_message_per_trigger(view: ConversationView) -> Finding:
         if inbound.direction != "inbound":
             continue
         triggers += 1
+        # Two writers need two replies: most inbound messages get one, so the window is looked at
+        # only when two outbound messages follow before the next inbound one.
+        if index + 2 >= len(messages) or messages[index + 2].direction == "inbound":
+            continue
+        if messages[index + 1].direction == "inbound":
+            continue
         # The replies: outbound messages up to the next inbound one, within the burst window.
         end = index + 1
         while end < len(messages):

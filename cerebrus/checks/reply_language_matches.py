@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from cerebrus.findings import Finding, failed, not_applicable, not_checked, passed
 from cerebrus.language import language_of
 from cerebrus.registry import check
@@ -28,7 +30,7 @@ def reply_language_matches(view: TurnView) -> Finding:
     if replied is None:
         return not_checked(NotCheckedWhy.TOO_SHORT, "The draft is too short to tell its language.")
     if asked == replied:
-        return passed("same_language", f"Written to in {asked}, answered in {asked}.")
+        return _same_language(asked)
     excerpt = Span(start=0, end=_excerpt_end(view.draft))
     return failed(
         "wrong_language",
@@ -36,6 +38,12 @@ def reply_language_matches(view: TurnView) -> Finding:
         Evidence(message_id=trigger.id, detail=f"inbound in {asked} ({asked_how})"),
         draft_evidence(view, excerpt, detail=f"reply in {replied} ({replied_how})"),
     )
+
+
+@lru_cache(maxsize=64)
+def _same_language(language: str) -> Finding:
+    # The finding nearly every turn gets, one per language: no sentence formatted per turn.
+    return passed("same_language", f"Written to in {language}, answered in {language}.")
 
 
 def _excerpt_end(draft: str) -> int:

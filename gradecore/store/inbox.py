@@ -6,18 +6,28 @@ not processed twice. Rows left unprocessed by a crash are picked up at start-up 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, literal, update
+from sqlalchemy import bindparam, literal, text, update
 from sqlalchemy import select as sql_select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from gradecore.entities import PendingAct, SlackEvent, utcnow
+from gradecore.entities import PendingAct, SlackEvent, UTCDateTime, utcnow
+
+# One statement text whatever the batch size, so neither SQLAlchemy nor psycopg parses it again:
+# a multi-row VALUES list is compiled afresh for each size and is too long for psycopg's cache.
+_RECORD_ON_POSTGRESQL = text(
+    f"INSERT INTO {SlackEvent.__tablename__} (event_id, kind, payload, received_at, attempts) "
+    "SELECT e, k, CAST(p AS json), :received_at, 0 "
+    "FROM unnest(CAST(:ids AS text[]), CAST(:kinds AS text[]), CAST(:payloads AS text[])) AS t(e, k, p) "
+    "ON CONFLICT DO NOTHING RETURNING event_id"
+).bindparams(bindparam("received_at", type_=UTCDateTime()))
 
 
 class InboxRepo:
@@ -40,9 +50,20 @@ class InboxRepo:
         if dialect not in ("postgresql", "sqlite"):
             return {e for e, kind, payload in events if self._record_portably(e, kind, payload)}
         now = utcnow()
+        unique = list({e[0]: e for e in events}.values())
+        if dialect == "postgresql":
+            ids, kinds, payloads = zip(*unique, strict=True)
+            parameters = {
+                "ids": list(ids),
+                "kinds": list(kinds),
+                "payloads": [json.dumps(payload) for payload in payloads],
+                "received_at": now,
+            }
+            found = self._session.connection().execute(_RECORD_ON_POSTGRESQL, parameters).scalars()
+            return {str(event_id) for event_id in found}
         rows = [
             {"event_id": e, "kind": kind, "payload": payload, "received_at": now, "attempts": 0}
-            for e, kind, payload in {e[0]: e for e in events}.values()
+            for e, kind, payload in unique
         ]
         upsert: Any = (postgresql_insert if dialect == "postgresql" else sqlite_insert)(SlackEvent)
         statement = upsert.values(rows).on_conflict_do_nothing().returning(col(SlackEvent.event_id))

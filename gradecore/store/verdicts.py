@@ -100,7 +100,8 @@ class VerdictsRepo:
             mine = found.get((verdict.item_type, verdict.item_ref, verdict.grader_user_id))
             if mine is not None:
                 mine.append(verdict)
-        self._items.update(found)
+        for item, acts in found.items():
+            self._items[item] = acts
 
     def retract(
         self, target: GradeVerdict, *, act_key: str | None = None, **slack: str | None

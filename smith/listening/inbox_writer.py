@@ -9,6 +9,7 @@ is in flight the next events queue, and the next write takes them all.
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -25,10 +26,17 @@ class InboxWriter:
         self._writer: asyncio.Task[None] | None = None
         # A thread of its own: acks never queue behind processing work in asyncio's default executor.
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="smith-inbox")
+        self._last_record = float("-inf")
+
+    def busy(self, *, quiet_for: float = 0.05) -> bool:
+        """Events are arriving (one was recorded within `quiet_for` seconds, or is being written)."""
+        writing = self._writer is not None and not self._writer.done()
+        return writing or time.monotonic() - self._last_record < quiet_for
 
     async def record(self, event_id: str, kind: str, payload: dict[str, Any]) -> bool:
         """Durably record one event; False when it was recorded before (a retry, a replica's copy)."""
         loop = asyncio.get_running_loop()
+        self._last_record = time.monotonic()
         done: asyncio.Future[bool] = loop.create_future()
         self._waiting.append((event_id, kind, payload, done))
         if self._writer is None or self._writer.done():

@@ -8,46 +8,39 @@ bad event costs only itself. Acts carry unique keys, so processing an event twic
 retried sweep) writes nothing twice.
 
 An act by someone not yet linked needs users.info, which is never asked inside a transaction: such
-events leave the batch and are written afterwards, one person's acts in the order they came.
+events leave the batch; once the person is known their acts rejoin the batches (or, unlinked, are
+parked), one person's acts in the order they came.
+
+Acks come first: while a burst of events is being recorded, batches wait (`defer_while`, a bounded
+while), then process the burst in a few big batches.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
 
 from gradecore.entities import utcnow
 from gradecore.store import Store
 from smith.listening import writing
+from smith.listening.batch import Job, Unlinked, run_batch
 from smith.listening.identity import Directory, DirectoryUnavailable, Resolution, resolve
-from smith.listening.interpret import PlannedAct, interpret
-from smith.listening.locating import LatestGrades, Locator
+from smith.listening.interpret import PlannedAct
+from smith.listening.locating import Locator
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# A linked person's acts go back to the batches after a lookup; this bounds the round trips of an
+# act that keeps landing in a batch that started before the lookup ended.
+_MAX_REQUEUES = 3
 
 
-@dataclass
-class _Job:
-    event_id: str
-    kind: str | None  # with the payload when the listener carried it; else read from the inbox
-    payload: dict[str, Any] | None
-    done: asyncio.Future[str]
-
-
-@dataclass(frozen=True)
-class _Unlinked:
-    """An act whose author is not linked to a User: users.info decides, after the batch."""
-
-    planned: PlannedAct
-
-
-_Deferred = tuple[_Job, PlannedAct]
+_Deferred = tuple[Job, PlannedAct]
 
 
 class ActProcessor:
@@ -65,7 +58,10 @@ class ActProcessor:
         self.bot_user_id = bot_user_id
         self._max_batch = max_batch
         self._locator = Locator()
-        self._waiting: list[_Job] = []
+        self._waiting: list[Job] = []
+        self._seq = 0
+        self._busy: Callable[[], bool] = lambda: False
+        self._max_delay = 0.0
         self._worker: asyncio.Task[None] | None = None
         # One thread for all processing: acked work queues here rather than crowding out the next
         # acks (the inbox writer has a thread of its own), and batches never race each other.
@@ -74,6 +70,12 @@ class ActProcessor:
         # Slack users being looked up, and their acts that wait for the answer, in arrival order.
         self._unlinked: dict[str, list[_Deferred]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+
+    def defer_while(self, busy: Callable[[], bool], *, at_most: float = 2.0) -> None:
+        """Wait while `busy()` (acks are being recorded) before a batch, for up to `at_most` seconds
+        after its oldest event arrived: a burst is acked at full speed and processed right after,
+        in big batches, and steady traffic is processed within `at_most`."""
+        self._busy, self._max_delay = busy, at_most
 
     @property
     def directory(self) -> Directory:
@@ -90,10 +92,18 @@ class ActProcessor:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[str] = loop.create_future()
         carried = kind is not None and payload is not None
-        self._waiting.append(_Job(event_id, kind if carried else None, payload if carried else None, done))
+        self._seq += 1
+        job = Job(
+            self._seq, loop.time(), event_id, kind if carried else None, payload if carried else None, done
+        )
+        self._waiting.append(job)
+        self._start_worker()
+        return await done
+
+    def _start_worker(self) -> None:
+        loop = asyncio.get_running_loop()
         if self._worker is None or self._worker.done() or self._worker.get_loop() is not loop:
             self._worker = loop.create_task(self._work())
-        return await done
 
     async def process_leftovers(self, *, older_than: timedelta = timedelta(seconds=10)) -> int:
         """Events recorded but never processed (a crash after the ack): process them now."""
@@ -116,7 +126,11 @@ class ActProcessor:
 
     async def _work(self) -> None:
         # No delay is added to gather a batch: while one batch is written, the next events queue.
+        loop = asyncio.get_running_loop()
         while self._waiting:
+            deadline = min(job.arrived for job in self._waiting) + self._max_delay
+            while self._busy() and loop.time() < deadline:  # noqa: ASYNC110 (a poll with a deadline)
+                await asyncio.sleep(0.01)
             batch, self._waiting = self._waiting[: self._max_batch], self._waiting[self._max_batch :]
             waiting_on_directory = frozenset(self._unlinked)
             try:
@@ -125,76 +139,34 @@ class ActProcessor:
                 log.warning("a batch of %d events failed; trying each alone", len(batch), exc_info=True)
                 results = [await self._run_alone(job) for job in batch]
             for job, result in zip(batch, results, strict=True):
-                if isinstance(result, _Unlinked):
+                if isinstance(result, Unlinked):
                     self._defer(job, result.planned)
                 elif not job.done.done():
                     job.done.set_result(result)
 
-    async def _run_alone(self, job: _Job) -> str | _Unlinked:
+    def _run(self, batch: list[Job], waiting_on_directory: frozenset[str]) -> list[str | Unlinked]:
+        return run_batch(
+            self._store,
+            self._locator,
+            batch,
+            bot_user_id=self.bot_user_id,
+            waiting_on_directory=waiting_on_directory,
+        )
+
+    async def _run_alone(self, job: Job) -> str | Unlinked:
         try:
             return (await self._in_thread(self._run, [job], frozenset(self._unlinked)))[0]
         except Exception as exc:  # keep the row for the sweep; never lose an acked event
             log.exception("processing event %s failed", job.event_id)
             return await self._count_attempt(job.event_id, exc)
 
-    def _run(self, batch: list[_Job], waiting_on_directory: frozenset[str]) -> list[str | _Unlinked]:
-        """One transaction: claim the rows, plan each act, write those whose author is linked."""
-        with self._store.unit() as unit:
-            inbox = unit.inbox.unprocessed_among(
-                [job.event_id for job in batch if job.payload is not None], with_payload=False, lock=True
-            )
-            inbox |= unit.inbox.unprocessed_among(
-                [job.event_id for job in batch if job.payload is None], with_payload=True, lock=True
-            )
-            grades = LatestGrades()
-            plans: list[PlannedAct | str | None] = []
-            for job in batch:
-                row = inbox.get(job.event_id)
-                kind, payload = (job.kind, job.payload) if job.payload is not None else row or (None, None)
-                if row is None or kind is None or payload is None:
-                    plans.append(None)
-                    continue
-                plans.append(
-                    interpret(
-                        unit, self._locator, grades, job.event_id, kind, payload, bot_user_id=self.bot_user_id
-                    )
-                )
-            acts = [plan for plan in plans if isinstance(plan, PlannedAct)]
-            people = unit.identities.linked(plan.act.slack_user_id for plan in acts)
-            writing.prefetch(
-                unit,
-                ((plan, linked.user_id) for plan in acts if (linked := people.get(plan.act.slack_user_id))),
-            )
-            results: list[str | _Unlinked] = []
-            finished: list[tuple[str, str]] = []
-            for job, plan in zip(batch, plans, strict=True):
-                if plan is None:
-                    results.append("already processed")
-                    continue
-                if isinstance(plan, PlannedAct):
-                    author = plan.act.slack_user_id
-                    linked = people.get(author)
-                    # Behind an earlier act of theirs that waits on users.info: keep their order.
-                    if linked is None or author in waiting_on_directory:
-                        results.append(_Unlinked(plan))
-                        continue
-                    plan = (
-                        writing.record(unit, plan, linked.user_id)
-                        if linked.active
-                        else "ignored: inactive user"
-                    )
-                finished.append((job.event_id, plan))
-                results.append(plan)
-            unit.inbox.finish_many(finished)
-        return results
-
     # --- people not linked yet ---------------------------------------------------------------------
 
-    def _defer(self, job: _Job, planned: PlannedAct) -> None:
+    def _defer(self, job: Job, planned: PlannedAct) -> None:
         author = planned.act.slack_user_id
         waiting = self._unlinked.get(author)
         if waiting is not None:  # users.info is being asked about them: their act waits its turn
-            waiting.append((job, planned))
+            bisect.insort(waiting, (job, planned), key=lambda deferred: deferred[0].seq)
             return
         self._unlinked[author] = [(job, planned)]
         task = asyncio.get_running_loop().create_task(self._ask_then_write(author, planned.act.team_id))
@@ -202,7 +174,7 @@ class ActProcessor:
         task.add_done_callback(self._tasks.discard)
 
     async def _ask_then_write(self, author: str, team_id: str) -> None:
-        """Ask once who `author` is, then write their waiting acts in the order they came."""
+        """Ask who `author` is; their waiting acts then rejoin the batches, or are written here."""
         taken: list[_Deferred] = []
         try:
             while True:
@@ -214,6 +186,12 @@ class ActProcessor:
                 try:
                     async with self._asking:
                         who = await resolve(self._store, self._directory, author, team_id)
+                    if who.user is not None and all(job.requeued < _MAX_REQUEUES for job, _ in taken):
+                        # Linked now: their acts rejoin the batches, ahead of anything newer.
+                        taken += self._unlinked.pop(author)
+                        self._requeue([job for job, _ in taken])
+                        taken = []
+                        return
                     outcomes = await self._write_for(taken, who)
                 except Exception as exc:  # Slack is unwell, or the database: the sweep tries again
                     if isinstance(exc, DirectoryUnavailable):
@@ -228,6 +206,12 @@ class ActProcessor:
             for job, _ in taken + self._unlinked.pop(author, []):
                 if not job.done.done():
                     job.done.cancel()
+
+    def _requeue(self, jobs: list[Job]) -> None:
+        for job in jobs:
+            job.requeued += 1
+        self._waiting = sorted(jobs + self._waiting, key=lambda job: job.seq)
+        self._start_worker()
 
     async def _write_for(self, taken: list[_Deferred], who: Resolution) -> list[str]:
         try:

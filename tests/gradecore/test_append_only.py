@@ -142,6 +142,11 @@ VERDICTS_CALLS: dict[str, Call] = {
         unit.verdicts.since(BASE_TIME - timedelta(days=1), BASE_TIME + timedelta(days=1)),
     ),
     "after_id": lambda unit, seed: unit.verdicts.after_id(0, limit=10),
+    "prefetch_act_keys": lambda unit, seed: unit.verdicts.prefetch_act_keys(["k1", "k9"]),
+    "has_act_key": lambda unit, seed: (unit.verdicts.has_act_key("k1"), unit.verdicts.has_act_key("k9")),
+    "prefetch_items": lambda unit, seed: unit.verdicts.prefetch_items(
+        [("turn", seed["grade"].item_ref, seed["user"].id)]
+    ),
 }
 
 

@@ -1,0 +1,95 @@
+"""One transaction over a batch of inbox events: claim the rows, plan each act, write what can be.
+
+A batch costs a handful of queries however many events it holds: the rows are claimed together,
+posts come from a cache, each item's grade and the people are read once, earlier acts are
+prefetched, new verdicts are inserted together and the rows are marked processed together.
+An act whose author is not linked yet is handed back (users.info is never asked in a transaction).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from gradecore.store import Store
+from smith.listening import writing
+from smith.listening.interpret import PlannedAct, interpret
+from smith.listening.locating import LatestGrades, Locator
+
+
+@dataclass
+class Job:
+    """One event to process, and the caller waiting for its outcome."""
+
+    seq: int  # arrival order: one person's acts are written in it
+    arrived: float  # the event loop's clock
+    event_id: str
+    kind: str | None  # with the payload when the listener carried it; else read from the inbox
+    payload: dict[str, Any] | None
+    done: asyncio.Future[str] = field(repr=False)
+    requeued: int = 0  # times it came back from a users.info lookup
+
+
+@dataclass(frozen=True)
+class Unlinked:
+    """An act whose author is not linked to a User (or waits behind one that is not)."""
+
+    planned: PlannedAct
+
+
+def run_batch(
+    store: Store,
+    locator: Locator,
+    batch: list[Job],
+    *,
+    bot_user_id: str | None,
+    waiting_on_directory: frozenset[str],
+) -> list[str | Unlinked]:
+    """Each job's outcome (or `Unlinked`), in one transaction: all are done or none is."""
+    with store.unit() as unit:
+        rows = unit.inbox.unprocessed_among(
+            [job.event_id for job in batch if job.payload is not None], with_payload=False, lock=True
+        )
+        rows |= unit.inbox.unprocessed_among(
+            [job.event_id for job in batch if job.payload is None], with_payload=True, lock=True
+        )
+        grades = LatestGrades()
+        plans: list[PlannedAct | str | None] = []
+        for job in batch:
+            row = rows.get(job.event_id)
+            kind, payload = (job.kind, job.payload) if job.payload is not None else row or (None, None)
+            if row is None or kind is None or payload is None:  # done already, or a replica's now
+                plans.append(None)
+                continue
+            plans.append(
+                interpret(unit, locator, grades, job.event_id, kind, payload, bot_user_id=bot_user_id)
+            )
+        acts = [plan for plan in plans if isinstance(plan, PlannedAct)]
+        people = unit.identities.linked(plan.act.slack_user_id for plan in acts)
+        writing.prefetch(
+            unit, ((plan, known.user_id) for plan in acts if (known := people.get(plan.act.slack_user_id)))
+        )
+        results: list[str | Unlinked] = []
+        finished: list[tuple[str, str]] = []
+        for job, plan in zip(batch, plans, strict=True):
+            if plan is None:
+                results.append("already processed")
+                continue
+            if isinstance(plan, str):
+                outcome = plan
+            else:
+                author = plan.act.slack_user_id
+                linked = people.get(author)
+                # Behind an earlier act of theirs that waits on users.info: keep their order.
+                if linked is None or author in waiting_on_directory:
+                    results.append(Unlinked(plan))
+                    continue
+                if linked.active:
+                    outcome = writing.record(unit, plan, linked.user_id)
+                else:
+                    outcome = "ignored: inactive user"
+            finished.append((job.event_id, outcome))
+            results.append(outcome)
+        unit.inbox.finish_many(finished)
+    return results

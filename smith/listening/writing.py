@@ -1,0 +1,86 @@
+"""Writes a planned act once it is known who made it: a verdict, a pending act, or nothing.
+
+Every function writes into the caller's unit (transaction) and returns the inbox row's outcome;
+the caller marks the row processed in the same transaction, so an act is never half done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gradecore.entities import PendingAct
+from gradecore.store import Unit
+from smith import texts
+from smith.acts import record_act
+from smith.listening.identity import Resolution
+from smith.listening.interpret import PlannedAct
+from smith.listening.notify import queue_ephemeral
+
+PARKED = "pending: Slack user not linked to a staff user"
+
+
+def prefetch(unit: Unit, acts: Iterable[tuple[PlannedAct, int]]) -> None:
+    """Read what recording a batch of (act, User id)s needs in two queries, not a few per act."""
+    acts = list(acts)
+    unit.verdicts.prefetch_act_keys(planned.dedup_key for planned, _ in acts)
+    unit.verdicts.prefetch_items(
+        (planned.act.target.item_type, planned.act.target.ref, user_id)
+        for planned, user_id in acts
+        if planned.act.signal == "retraction"  # only a retraction reads the grader's earlier acts
+    )
+
+
+def write_for(unit: Unit, planned: PlannedAct, who: Resolution) -> str:
+    """The act of someone users.info has just told us about (or not)."""
+    if who.is_bot:
+        return "ignored: another bot"
+    if who.user is None:
+        return park(unit, planned)
+    if not who.user.active:
+        return "ignored: inactive user"
+    assert who.user.id is not None
+    return record(unit, planned, who.user.id)
+
+
+def record(unit: Unit, planned: PlannedAct, user_id: int) -> str:
+    """A linked, active User's act: its verdict(s), and the hint a plain note earns."""
+    act = planned.act
+    recorded = record_act(unit, act, user_id, planned.machine)
+    if recorded.duplicate:
+        return "duplicate"
+    if planned.hint is not None:
+        title, body = texts.note_hint()
+        queue_ephemeral(
+            unit,
+            key=planned.hint.key,
+            channel=planned.hint.channel,
+            user=act.slack_user_id,
+            title=title,
+            body=body,
+            thread_ts=planned.hint.thread_ts,
+        )
+    return f"recorded {len(recorded.verdicts)} verdict(s)"
+
+
+def park(unit: Unit, planned: PlannedAct) -> str:
+    """No User, no verdict: keep the act (with the grade as it was) until an admin links the person."""
+    act, frozen = planned.act, planned.machine
+    unit.pending_acts.add(
+        PendingAct(
+            slack_user_id=act.slack_user_id,
+            act={"act": act.to_json(), "machine": frozen},
+            act_key=act.act_key,
+            machine_grade_id=str(frozen["id"]),
+        )
+    )
+    if act.slack_channel:
+        title, body = texts.not_linked()
+        queue_ephemeral(
+            unit,
+            key=f"unlinked:{act.slack_channel}:{act.slack_user_id}",
+            channel=act.slack_channel,
+            user=act.slack_user_id,
+            title=title,
+            body=body,
+        )
+    return PARKED
