@@ -57,6 +57,9 @@ class ConversationView:
         self.rules = rules
         self.compiled: CompiledRules = rules.compiled
         self._facts: dict[str, Any] = {}
+        # What checks derive from the conversation alone, worked out once for all its turns (keyed by
+        # the helper that stores it, see cerebrus.checks._common.facts_on_file).
+        self.derived: dict[tuple[str, tuple[str, ...]], Any] = {}
         # Every grade needs these: one pass over the messages, set here rather than lazily.
         positions: dict[str, int] = {}
         triggers: list[Message | None] = []

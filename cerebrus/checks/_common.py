@@ -53,6 +53,27 @@ def _intent_without(intent: str, noun: str) -> Finding:
     return not_applicable(f"The intent {intent} has no {noun}.")
 
 
+FactsOnFile = tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]
+"""The keys missing from property.facts (absent or empty), and the (key, value) pairs on file."""
+
+
+def facts_on_file(view: TurnView, keys: Sequence[str]) -> FactsOnFile:
+    """Which of `keys` are missing and which are on file, in key order: once per conversation and
+    key list (the turns of one intent ask the same question of the same facts)."""
+    memo_key = ("facts_on_file", tuple(keys))
+    derived = view.parent.derived
+    known: FactsOnFile | None = derived.get(memo_key)
+    if known is None:
+        fact = view.parent.fact
+        values = [(key, fact(key)) for key in keys]
+        known = (
+            tuple(key for key, value in values if is_empty(value)),
+            tuple((key, value) for key, value in values if not is_empty(value)),
+        )
+        derived[memo_key] = known
+    return known
+
+
 def draft_evidence(view: TurnView, span: Span, **extra: Any) -> Evidence:
     """A receipt quoting the draft exactly at `span`."""
     return new_evidence(

@@ -13,7 +13,7 @@ from cerebrus.registry import check
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
-from ._common import intent_table, is_empty
+from ._common import facts_on_file, intent_table, is_empty
 
 # The finding most turns get, built once at import (a shared finding costs nothing per call).
 IN_CONTEXT = passed("facts_in_context", "Every required fact on file reached Clara's context.")
@@ -29,8 +29,7 @@ def required_facts_in_context(view: TurnView) -> Finding:
     final = view.final_call
     if final is None:
         return data_missing("The trace has no claude_call, so there is no context to look in.")
-    fact = view.parent.fact
-    on_file = [(key, value) for key in required if not is_empty(value := fact(key))]
+    _, on_file = facts_on_file(view, required)
     if not on_file:
         return data_missing("None of the required facts is on file, so none could reach the context.")
     step_index, call = final

@@ -7,7 +7,7 @@ from cerebrus.registry import check
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
-from ._common import intent_table, is_empty
+from ._common import facts_on_file, intent_table
 
 # The finding most turns get, built once at import (a shared finding costs nothing per call).
 ON_FILE = passed("facts_on_file", "Every fact this intent needs is on file.")
@@ -19,7 +19,7 @@ def required_facts_present(view: TurnView) -> Finding:
     required = intent_table(view, view.rules.required_facts, "required facts")
     if isinstance(required, Finding):
         return required
-    missing = [key for key in required if is_empty(view.parent.fact(key))]
+    missing, _ = facts_on_file(view, required)
     if missing:
         return failed(
             "fact_missing",

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cerebrus import JUDGED_DIMENSION_IDS, CheckRegistry, Rules, default_registry, grade
-from cerebrus.engine import ENGINE_VERSION
+from cerebrus import ENGINE_VERSION, JUDGED_DIMENSION_IDS, CheckRegistry, Rules, default_registry, grade
 from gradecore.vocabulary import (
     DimensionResult,
     Evidence,

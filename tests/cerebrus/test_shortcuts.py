@@ -1,0 +1,156 @@
+"""The grading engine's second round of shortcuts gives exactly what the plain computation gives.
+
+Validated construction without `__init__`, placements found again by the results' identities,
+folding a text by replacing its few distinct accented characters, the lexicon's key pre-test, and
+facts looked up once per conversation: each is checked against the straightforward formulation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ValidationError
+
+from cerebrus import Rules, grade
+from cerebrus.assemble import Tally
+from cerebrus.construct import builder
+from cerebrus.text import _FOLD, FoldedText, Lexicon
+from gradecore.contract import Conversation
+from gradecore.grades import ConversationGrade, Headline, TurnGrade
+from gradecore.vocabulary import DimensionResult, Evidence, Span
+from tests.cerebrus.builders import ConversationBuilder
+from tests.cerebrus.helpers import run_check
+from tests.cerebrus.strategies import conversations
+
+
+def _fields(model: BaseModel) -> dict[str, Any]:
+    """The fields a model was built with, as the engine hands them to a builder."""
+    return {name: getattr(model, name) for name in model.model_fields_set}
+
+
+@settings(max_examples=60, deadline=None)
+@given(conversations())
+def test_a_builder_builds_what_the_constructor_builds(conversation: Conversation) -> None:
+    graded = grade(conversation)
+    models: list[BaseModel] = [graded, graded.headline, *graded.turns]
+    for dimension in graded.all_dimensions():
+        models.append(dimension)
+        for evidence in dimension.evidence:
+            models.append(evidence)
+            if evidence.span is not None:
+                models.append(evidence.span)
+    for model in models:
+        fields = _fields(model)
+        built = builder(type(model))(fields)
+        assert type(built) is type(model)
+        assert built == type(model)(**fields) == model
+        assert built.model_fields_set == model.model_fields_set
+
+
+@pytest.mark.parametrize(
+    ("model", "fields"),
+    [
+        (Span, {"start": -1, "end": 2}),
+        (Evidence, {"detail": "x", "typo": 1}),
+        (Headline, {"level": "bad"}),
+        (TurnGrade, {"turn_id": "t1"}),
+        (ConversationGrade, {}),
+        (DimensionResult, {"check": "x"}),
+    ],
+)
+def test_a_builder_validates_like_the_constructor(model: type[BaseModel], fields: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        model(**fields)
+    with pytest.raises(ValidationError):
+        builder(model)(fields)
+
+
+def _state(tally: Tally) -> tuple[object, object]:
+    return tally.split(), tally.scope(("a", "b", *(f"c{i}" for i in range(40))), judge_on=False)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(conversations(), min_size=1, max_size=3))
+def test_a_shared_placement_is_the_placement(graded_conversations: list[Conversation]) -> None:
+    # Every turn of every grade placed plainly and through the shared path (twice: the second time
+    # it comes from the cache), into separate tallies that must end up alike.
+    plain, shared, again = Tally(), Tally(), Tally()
+    for conversation in graded_conversations:
+        for turn in grade(conversation).turns:
+            expected = plain.place(turn.dimensions, turn.turn_id)
+            assert shared.place_shared(turn.dimensions, turn.turn_id) == expected
+            assert again.place_shared(tuple(turn.dimensions), turn.turn_id) == expected
+    assert _state(shared) == _state(plain) == _state(again)
+
+
+def test_a_placement_keeps_the_first_reason_a_check_was_not_checked_for() -> None:
+    # The same check not checked for two different reasons: the first one seen stays, whether the
+    # turns are placed plainly or through the shared path.
+    first = run_check(ConversationBuilder().inbound("Hi?").reply("Hello").build(), "mandated_tools_called")
+    second = first.model_copy(update={"not_checked_why": "data_missing"})
+    plain, shared = Tally(), Tally()
+    for dims in ((first,), (second,)):
+        plain.place(dims, None)
+        shared.place_shared(dims, None)
+    assert _state(shared) == _state(plain)
+    assert (
+        shared.scope(("mandated_tools_called",), judge_on=False).not_checked[0].why == first.not_checked_why
+    )
+
+
+# Accented and irregular characters, a capital sigma (whose lower case depends on its neighbours),
+# typographic apostrophes and a backtick: what the replace-then-lower-case folding must get right.
+_MIXED = st.lists(
+    st.sampled_from(
+        ["a", "B", " ", "é", "É", "ñ", "¿", "Σ", "ΑΣ", "σ", "İ", "ß", "ẞ", "ﬁ", "\u0301", "’", "`", "K"]
+    ),
+    max_size=20,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_MIXED)
+def test_mixed_text_folds_as_character_by_character(text: str) -> None:
+    assert FoldedText(text).folded == text.translate(_FOLD)
+
+
+_TERMS = ("system prompt", "tool", "base de datos", "API", "i can't look up")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from([*_TERMS, "the", "sys", "tem", "datos", " ", "'", "x"]), max_size=8).map(
+        " ".join
+    )
+)
+def test_the_lexicon_key_test_never_hides_a_term(text: str) -> None:
+    lexicon = Lexicon(_TERMS)
+    folded = FoldedText(text)
+    assert lexicon.pattern is not None
+    if lexicon.pattern.search(folded.folded) is not None:
+        assert lexicon.may_occur(folded.folded)
+        assert list(lexicon.finditer(folded))
+
+
+def test_facts_looked_up_once_per_conversation_answer_each_intent() -> None:
+    # Two intents asking for different facts in one conversation: each turn gets its own answer.
+    rules = Rules.model_validate(
+        {"required_facts": {"tour_request": ["office_hours"], "pets": ["pet_policy"]}}
+    )
+    conversation = (
+        ConversationBuilder(facts={"office_hours": "Mon-Fri 9:00-17:00", "pet_policy": None})
+        .inbound("Tour?")
+        .reply("Sure", intent="tour_request")
+        .inbound("Pets?")
+        .reply("Let me check", intent="pets")
+        .inbound("And tours on Saturday?")
+        .reply("No", intent="tour_request")
+        .build()
+    )
+    outcomes = [
+        run_check(conversation, "required_facts_present", rules, turn=t).reason.slug for t in range(3)
+    ]
+    assert outcomes == ["facts_on_file", "fact_missing", "facts_on_file"]
