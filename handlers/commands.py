@@ -14,7 +14,7 @@ from gradecore.entities import utcnow
 from gradecore.store import Store, StoreError
 from handlers.services import ListenerServices
 from smith import texts
-from smith.listening.identity import resolve
+from smith.listening.identity import DirectoryUnavailable, resolve
 from smith.listening.linking import link_identity
 from smith.stats import window_stats
 
@@ -63,7 +63,12 @@ def handle_smith_command(services: ListenerServices) -> Callable[..., Awaitable[
                 await asyncio.to_thread(_stats_text, services.store, str(command.get("channel_id", "")))
             )
         elif verb == "link":
-            if not await _is_admin(services, str(command.get("user_id", ""))):
+            try:
+                admin = await _is_admin(services, str(command.get("user_id", "")))
+            except DirectoryUnavailable:
+                await respond(texts.slack_unavailable())
+                return
+            if not admin:
                 await respond(texts.link_admins_only())
                 return
             await respond(await asyncio.to_thread(_link, services.store, words[1] if len(words) > 1 else ""))

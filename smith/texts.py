@@ -308,6 +308,10 @@ def link_usage() -> str:
     return "Usage: `/smith link @person their-email@example.com`"
 
 
+def slack_unavailable() -> str:
+    return "Slack did not answer who you are just now; please try again in a minute."
+
+
 def link_admins_only() -> str:
     return "Only Smith admins can link accounts."
 

@@ -76,3 +76,13 @@ async def test_a_non_admin_cannot_link(engine: Engine) -> None:
             assert unit.identities.user_for("U0NEW") is None
         assert scene.verdicts() == []
         assert [p.resolved_at for p in scene.pending()] == [None]
+
+
+async def test_link_during_a_slack_outage_says_so_instead_of_going_silent(engine: Engine) -> None:
+    async with running_scene(engine) as scene:
+        scene.add_slack_user("U0BOSS", "boss@example.test")  # an admin Smith has not met yet
+        with scene.store.unit() as unit:
+            unit.users.add("boss@example.test", "The Boss", "admin")
+        scene.fake.fail_next("users.info", "http_500", times=3)
+        answer = await _answer(scene, "U0BOSS", "link <@U0NEW> newbie@example.test")
+        assert "try again" in answer
