@@ -101,7 +101,8 @@ async def run_demo(workdir: Path, console: Console) -> DemoRun:
     ingestor = Ingestor(store)
     results = [ingestor.ingest(conversation) for conversation in conversations]
     transport = DryRunTransport(
-        lambda line: console.print(line, markup=False, highlight=False), payload_dir=workdir / "posts"
+        lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True),
+        payload_dir=workdir / "posts",
     )
     relay = Relay(store, transport, RelayConfig(channel_interval=0.001, global_rate=1000.0))
     delivery = await relay.drain(within=30.0)
