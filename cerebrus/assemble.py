@@ -85,28 +85,7 @@ class Tally:
     def place(self, dimensions: Iterable[DimensionResult], turn_id: str | None) -> tuple[Level, Headline]:
         """Take in one place's dimensions (one turn, or conversation scope, in grade order) and return
         their verdict and headline (the worst colouring dimension, ties by layer order then id)."""
-        # Runs for every dimension of most grades: names bound locally, ints compared, not Levels.
-        ran, why, failed, rank = self._ran, self._why, self._failed, _RANK
-        not_checked, clean, not_applicable = Outcome.NOT_CHECKED, Level.PASS, NotCheckedWhy.NOT_APPLICABLE
-        found = 0
-        lead: DimensionResult | None = None
-        for d in dimensions:
-            if d.outcome is not_checked:
-                if d.check not in why:
-                    why[d.check] = d.not_checked_why or not_applicable
-            else:
-                ran.add(d.check)
-            if d.colours_verdict and d.level is not clean:
-                failed[d.owner].add(d.layer)
-                severity = rank[d.level]
-                # Strictly better only: on a tie the first one seen stays, as min() would keep it.
-                if (
-                    lead is None
-                    or severity > found
-                    or (severity == found and _within_order(d) < _within_order(lead))
-                ):
-                    found, lead = severity, d
-        return self._lead(_LEVELS[found], lead, turn_id)
+        return self._take(_placement(tuple(dimensions)), turn_id)
 
     def place_shared(
         self, dimensions: tuple[DimensionResult, ...], turn_id: str | None
