@@ -10,7 +10,7 @@ from typing import Any
 
 from gradecore.entities import MachineGrade
 from gradecore.grades import ConversationGrade, JudgeUsage, TurnGrade
-from gradecore.store.grades import item_ref
+from gradecore.store.grades import FROZEN_FIELDS, item_ref
 from gradecore.vocabulary import DimensionResult, Kind, Outcome
 
 SOURCE_DETERMINISTIC = "cerebrus.deterministic"
@@ -87,11 +87,4 @@ def turn_machine_grade(grade: ConversationGrade, turn: TurnGrade) -> MachineGrad
 
 def frozen_copy(grade: MachineGrade) -> dict[str, Any]:
     """What a GradeVerdict keeps of the machine grade it judged, as it was at that moment."""
-    return {
-        "id": grade.id,
-        "level": grade.level,
-        "source": grade.source,
-        "rubric_version": grade.rubric_version,
-        "headline": grade.headline,
-        "owner": grade.owner,
-    }
+    return {name: getattr(grade, name) for name in FROZEN_FIELDS}

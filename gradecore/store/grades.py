@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlmodel import Session, col, select
 
 from gradecore.entities import MachineGrade
+
+# What a GradeVerdict keeps of the machine grade it judged (its frozen copy), and nothing else.
+FROZEN_FIELDS = ("id", "level", "source", "rubric_version", "headline", "owner")
 
 
 def item_ref(conversation_id: str, turn_id: str | None = None) -> str:
@@ -33,6 +37,23 @@ class GradesRepo:
             query = query.where(MachineGrade.source == source)
         query = query.order_by(col(MachineGrade.created_at).desc(), col(MachineGrade.id).desc())
         return self._session.exec(query.limit(1)).first()
+
+    def latest_frozen(self, item_type: str, ref: str) -> dict[str, Any] | None:
+        """`latest`, read as its frozen copy only: the dimensions are large JSON acting never needs."""
+        query = (
+            select(*_frozen_columns())
+            .where(col(MachineGrade.item_type) == item_type, col(MachineGrade.item_ref) == ref)
+            .order_by(col(MachineGrade.created_at).desc(), col(MachineGrade.id).desc())
+            .limit(1)
+        )
+        row = self._session.connection().execute(query).first()
+        return None if row is None else dict(row._mapping)
+
+    def frozen(self, grade_id: str) -> dict[str, Any] | None:
+        """One grade by id, as its frozen copy."""
+        query = select(*_frozen_columns()).where(col(MachineGrade.id) == grade_id)
+        row = self._session.connection().execute(query).first()
+        return None if row is None else dict(row._mapping)
 
     def history(self, item_type: str, ref: str) -> Sequence[MachineGrade]:
         query = (
@@ -72,3 +93,7 @@ class GradesRepo:
             .limit(limit)
         )
         return self._session.exec(query).all()
+
+
+def _frozen_columns() -> tuple[Any, ...]:
+    return tuple(col(getattr(MachineGrade, name)) for name in FROZEN_FIELDS)

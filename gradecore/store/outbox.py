@@ -7,7 +7,9 @@ hold the same post; on PostgreSQL the candidate scan also skips rows another rel
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import and_, func, or_, update
 from sqlalchemy.orm import aliased
@@ -17,6 +19,22 @@ from gradecore.entities import SlackPost, utcnow
 
 PENDING, POSTED, FAILED, UNROUTED = "pending", "posted", "failed", "unrouted"
 STATUSES = (PENDING, POSTED, FAILED, UNROUTED)
+
+
+@dataclass(frozen=True)
+class PostRef:
+    """A posted Smith message as acting on it needs it (without its large payload)."""
+
+    id: int
+    kind: str
+    conversation_id: str | None
+    turn_id: str | None
+    property_id: str | None
+    ts: str | None
+
+
+def _post_ref_columns() -> tuple[Any, ...]:
+    return tuple(col(getattr(SlackPost, f.name)) for f in fields(PostRef))
 
 
 class OutboxRepo:
@@ -52,6 +70,24 @@ class OutboxRepo:
         """The post Slack knows as (channel, ts): how a reaction or reply finds what it is about."""
         query = select(SlackPost).where(SlackPost.channel == channel, SlackPost.ts == ts)
         return self._session.exec(query.where(SlackPost.operation == "post")).first()
+
+    def ref_by_channel_ts(self, channel: str, ts: str) -> PostRef | None:
+        """`by_channel_ts`, reading only what acting needs."""
+        query = select(*_post_ref_columns()).where(
+            col(SlackPost.channel) == channel, col(SlackPost.ts) == ts, col(SlackPost.operation) == "post"
+        )
+        row = self._session.connection().execute(query.limit(1)).first()
+        return None if row is None else PostRef(*row)
+
+    def thread_refs(self, parent_id: int) -> list[PostRef]:
+        """`thread_posts`, reading only what acting needs."""
+        query = select(*_post_ref_columns()).where(
+            or_(col(SlackPost.id) == parent_id, col(SlackPost.parent_post_id) == parent_id),
+            col(SlackPost.operation) == "post",
+            col(SlackPost.ts).is_not(None),
+        )
+        refs = [PostRef(*row) for row in self._session.connection().execute(query)]
+        return sorted(refs, key=lambda ref: float(ref.ts or 0))
 
     def thread_posts(self, parent: SlackPost) -> Sequence[SlackPost]:
         """The parent and its posted turn replies, in thread order."""

@@ -9,39 +9,14 @@ are read afresh (once per batch of events).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import or_, select
-from sqlmodel import col
-
-from gradecore.entities import MachineGrade, SlackPost
 from gradecore.store import Unit
+from gradecore.store.outbox import PostRef
 from smith.acts import ItemType, Target
 
 _TURN_REFERENCE = re.compile(r"\bturno?\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
-# Exactly what `gradecore.recording.frozen_copy` keeps of a grade, read without the rest of the row.
-_FROZEN = (
-    col(MachineGrade.id),
-    col(MachineGrade.level),
-    col(MachineGrade.source),
-    col(MachineGrade.rubric_version),
-    col(MachineGrade.headline),
-    col(MachineGrade.owner),
-)
-
-
-@dataclass(frozen=True)
-class PostRef:
-    """A posted Smith message, as acting sees it."""
-
-    id: int
-    kind: str
-    conversation_id: str | None
-    turn_id: str | None
-    property_id: str | None
-    ts: str | None
 
 
 @dataclass(frozen=True)
@@ -50,20 +25,6 @@ class Located:
 
     target: Target
     machine: dict[str, Any]
-
-
-_POST_COLUMNS = (
-    col(SlackPost.id),
-    col(SlackPost.kind),
-    col(SlackPost.conversation_id),
-    col(SlackPost.turn_id),
-    col(SlackPost.property_id),
-    col(SlackPost.ts),
-)
-
-
-def _post(row: Sequence[Any]) -> PostRef:
-    return PostRef(int(row[0]), str(row[1]), row[2], row[3], row[4], row[5])
 
 
 class Locator:
@@ -77,15 +38,12 @@ class Locator:
         found = self._posts.get((channel, ts))
         if found is not None:
             return found
-        query = select(*_POST_COLUMNS).where(
-            col(SlackPost.channel) == channel, col(SlackPost.ts) == ts, col(SlackPost.operation) == "post"
-        )
-        row = unit.session.connection().execute(query.limit(1)).first()
-        if row is None:
+        found = unit.outbox.ref_by_channel_ts(channel, ts)
+        if found is None:
             return None
         if len(self._posts) >= self._max_posts:
             self._posts.clear()  # a crude bound; misses only cost a query
-        found = self._posts[(channel, ts)] = _post(row)
+        self._posts[(channel, ts)] = found
         return found
 
     def locate(
@@ -119,33 +77,18 @@ class LatestGrades:
     def latest(self, unit: Unit, item_type: str, ref: str) -> dict[str, Any] | None:
         key = (item_type, ref)
         if key not in self._seen:
-            query = (
-                select(*_FROZEN)
-                .where(col(MachineGrade.item_type) == item_type, col(MachineGrade.item_ref) == ref)
-                .order_by(col(MachineGrade.created_at).desc(), col(MachineGrade.id).desc())
-            )
-            row = unit.session.connection().execute(query.limit(1)).first()
-            self._seen[key] = None if row is None else dict(row._mapping)
+            self._seen[key] = unit.grades.latest_frozen(item_type, ref)
         return self._seen[key]
 
     @staticmethod
     def shown(unit: Unit, grade_id: str) -> dict[str, Any] | None:
         """One grade by id (the one a correction modal was opened on), frozen."""
-        query = select(*_FROZEN).where(col(MachineGrade.id) == grade_id)
-        row = unit.session.connection().execute(query).first()
-        return None if row is None else dict(row._mapping)
+        return unit.grades.frozen(grade_id)
 
 
 def _post_replied_to(unit: Unit, parent: PostRef, reply_ts: str, text: str) -> PostRef:
     """A reply is about the Smith post just above it, unless it names a turn ("turn 2")."""
-    query = select(*_POST_COLUMNS).where(
-        or_(col(SlackPost.id) == parent.id, col(SlackPost.parent_post_id) == parent.id),
-        col(SlackPost.operation) == "post",
-        col(SlackPost.ts).is_not(None),
-    )
-    rows = unit.session.connection().execute(query)
-    thread = sorted((_post(row) for row in rows), key=lambda post: float(post.ts or 0))
-    posts = [post for post in thread if float(post.ts or 0) < float(reply_ts)]
+    posts = [post for post in unit.outbox.thread_refs(parent.id) if float(post.ts or 0) < float(reply_ts)]
     if not posts:
         return parent
     named = _TURN_REFERENCE.search(text)

@@ -114,6 +114,8 @@ GRADES_CALLS: dict[str, Call] = {
         unit.grades.latest("turn", seed["grade"].item_ref),
         unit.grades.latest("turn", seed["grade"].item_ref, source="cerebrus.judge"),
     ),
+    "latest_frozen": lambda unit, seed: unit.grades.latest_frozen("turn", seed["grade"].item_ref),
+    "frozen": lambda unit, seed: unit.grades.frozen(seed["grade"].id),
     "history": lambda unit, seed: unit.grades.history("turn", seed["grade"].item_ref),
     "for_conversation": lambda unit, seed: unit.grades.for_conversation("conv-1"),
     "judged_sample": lambda unit, seed: unit.grades.judged_sample(5),
