@@ -14,6 +14,9 @@ from gradecore.entities import MachineGrade
 FROZEN_FIELDS = ("id", "level", "source", "rubric_version", "headline", "owner")
 
 
+_FROZEN_COLUMNS: tuple[Any, ...] = tuple(col(getattr(MachineGrade, name)) for name in FROZEN_FIELDS)
+
+
 def item_ref(conversation_id: str, turn_id: str | None = None) -> str:
     """How an item is named: the conversation id, or "conversation id/turn id" for a turn."""
     return conversation_id if turn_id is None else f"{conversation_id}/{turn_id}"
@@ -41,7 +44,7 @@ class GradesRepo:
     def latest_frozen(self, item_type: str, ref: str) -> dict[str, Any] | None:
         """`latest`, read as its frozen copy only: the dimensions are large JSON acting never needs."""
         query = (
-            select(*_frozen_columns())
+            select(*_FROZEN_COLUMNS)
             .where(col(MachineGrade.item_type) == item_type, col(MachineGrade.item_ref) == ref)
             .order_by(col(MachineGrade.created_at).desc(), col(MachineGrade.id).desc())
             .limit(1)
@@ -51,7 +54,7 @@ class GradesRepo:
 
     def frozen(self, grade_id: str) -> dict[str, Any] | None:
         """One grade by id, as its frozen copy."""
-        query = select(*_frozen_columns()).where(col(MachineGrade.id) == grade_id)
+        query = select(*_FROZEN_COLUMNS).where(col(MachineGrade.id) == grade_id)
         row = self._session.connection().execute(query).first()
         return None if row is None else dict(row._mapping)
 
@@ -93,7 +96,3 @@ class GradesRepo:
             .limit(limit)
         )
         return self._session.exec(query).all()
-
-
-def _frozen_columns() -> tuple[Any, ...]:
-    return tuple(col(getattr(MachineGrade, name)) for name in FROZEN_FIELDS)

@@ -33,8 +33,7 @@ class PostRef:
     ts: str | None
 
 
-def _post_ref_columns() -> tuple[Any, ...]:
-    return tuple(col(getattr(SlackPost, f.name)) for f in fields(PostRef))
+_POST_REF_COLUMNS: tuple[Any, ...] = tuple(col(getattr(SlackPost, f.name)) for f in fields(PostRef))
 
 
 class OutboxRepo:
@@ -73,7 +72,7 @@ class OutboxRepo:
 
     def ref_by_channel_ts(self, channel: str, ts: str) -> PostRef | None:
         """`by_channel_ts`, reading only what acting needs."""
-        query = select(*_post_ref_columns()).where(
+        query = select(*_POST_REF_COLUMNS).where(
             col(SlackPost.channel) == channel, col(SlackPost.ts) == ts, col(SlackPost.operation) == "post"
         )
         row = self._session.connection().execute(query.limit(1)).first()
@@ -81,7 +80,7 @@ class OutboxRepo:
 
     def thread_refs(self, parent_id: int) -> list[PostRef]:
         """`thread_posts`, reading only what acting needs."""
-        query = select(*_post_ref_columns()).where(
+        query = select(*_POST_REF_COLUMNS).where(
             or_(col(SlackPost.id) == parent_id, col(SlackPost.parent_post_id) == parent_id),
             col(SlackPost.operation) == "post",
             col(SlackPost.ts).is_not(None),
