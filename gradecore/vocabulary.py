@@ -104,6 +104,7 @@ class NotCheckedWhy(StrEnum):
     JUDGE_ERROR = "judge_error"
     NO_RECEIPT = "no_receipt"
     TOO_SHORT = "too_short_to_tell"
+    LANGUAGE_UNCLEAR = "language_unclear"
 
 
 class Span(BaseModel):
@@ -128,6 +129,9 @@ class Evidence(BaseModel):
     quote: str | None = None
     span: Span | None = None
     detail: str | None = None
+    # The rule entry that fired (a phrase pattern's or lexicon term's stable id), so a human's 👎 can
+    # be traced to the exact entry and the calibration loop can propose changing it.
+    rule_entry: str | None = None
 
 
 class Reason(BaseModel):
