@@ -49,7 +49,7 @@ class Receipts:
     messages: Mapping[str, tuple[str, str]]  # message id -> (author's role, text)
     draft: str | None
     draft_message_id: str | None
-    tool_errors: bool
+    tool_errors: bool  # the thread reply: tool errors and the rule entry that fired are shown
 
 
 def receipts_for(conversation: Conversation, *, draft_message_id: str | None, tool_errors: bool) -> Receipts:
@@ -107,6 +107,9 @@ def _parts(item: Evidence, receipts: Receipts) -> list[str]:
             parts.append(escape(texts.receipt_tool_error(_short(item.detail, codes, QUOTE_LIMIT))))
     if item.fact_key:
         parts.append(escape(texts.receipt_fact(item.fact_key)))
+    if item.rule_entry and receipts.tool_errors:
+        # Small print on the thread reply: which pattern fired, so a 👎 can be traced to it.
+        parts.append(f"_{escape(texts.receipt_rule(item.rule_entry))}_")
     return parts
 
 

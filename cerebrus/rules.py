@@ -14,7 +14,7 @@ import re
 import tomllib
 from datetime import timedelta
 from functools import cached_property
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeGuard
 
 import yaml
 from pydantic import (
@@ -27,9 +27,8 @@ from pydantic import (
     model_validator,
 )
 
-from cerebrus import defaults
-from cerebrus.literals import Required, required_literals
-from cerebrus.text import Lexicon, fold, lexicon_pattern, strip_accents
+from cerebrus import default_phrases, defaults
+from cerebrus.text_rules import CompiledText, PhrasePattern, PromiseRule, RulePatternError
 from cerebrus.version import ENGINE_VERSION
 
 JUDGED_DIMENSION_IDS: tuple[str, ...] = ("tone", "pacing")
@@ -58,38 +57,6 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class PromiseRule(_Frozen):
-    """A promise the draft may make, and what must be on file for it to be honest."""
-
-    id: str = Field(min_length=1)
-    patterns: dict[str, tuple[str, ...]]
-    requires_fact: str | None = None
-    requires_tool: str | None = None
-    enabled: bool = True
-    # Optional speed hint: plain substrings at least one of which every match contains. A draft
-    # holding none of them skips this promise's patterns. Empty = always run the patterns.
-    prefilter: tuple[str, ...] = ()
-
-    @model_validator(mode="after")
-    def _one_precondition(self) -> PromiseRule:
-        if (self.requires_fact is None) == (self.requires_tool is None):
-            raise ValueError(f"promise {self.id!r} needs exactly one of requires_fact or requires_tool")
-        for language, patterns in self.patterns.items():
-            for pattern in patterns:
-                if any(char.isupper() for char in re.sub(r"\\.", "", pattern)):
-                    raise ValueError(
-                        f"promise {self.id!r} ({language}): write patterns in lower case, they are matched "
-                        f"against lower-cased text: {pattern!r}"
-                    )
-                try:
-                    re.compile(strip_accents(pattern))
-                except re.error as exc:
-                    raise ValueError(
-                        f"promise {self.id!r} ({language}): bad pattern {pattern!r}: {exc}"
-                    ) from None
-        return self
-
-
 class Thresholds(_Frozen):
     followup_sla: Duration = timedelta(hours=4)
     escalation_sla: Duration = timedelta(hours=24)
@@ -105,54 +72,13 @@ class Thresholds(_Frozen):
         return value
 
 
-class Lexicons(_Frozen):
-    internal_narration: dict[str, tuple[str, ...]] = Field(
-        default_factory=lambda: {k: tuple(v) for k, v in defaults.INTERNAL_NARRATION.items()}
-    )
-    interrogatives: dict[str, tuple[str, ...]] = Field(
-        default_factory=lambda: {k: tuple(v) for k, v in defaults.INTERROGATIVES.items()}
-    )
-
-
-PromiseScan = tuple["PromiseRule", Required, tuple[tuple[re.Pattern[str], Required], ...]]
-
-
 class CompiledRules:
     """Patterns built once per Rules object (grading reuses them for every turn)."""
 
     def __init__(self, rules: Rules) -> None:
-        lexicons = rules.lexicons
-        self.narration = Lexicon(term for terms in lexicons.internal_narration.values() for term in terms)
-        words = lexicon_pattern(term for terms in lexicons.interrogatives.values() for term in terms)
-        self.interrogative_start = re.compile(r"^\W*(?:" + words.pattern + ")") if words else None
-        self.promises: tuple[tuple[PromiseRule, tuple[re.Pattern[str], ...]], ...] = tuple(
-            (
-                promise,
-                tuple(_compile(pattern) for patterns in promise.patterns.values() for pattern in patterns),
-            )
-            for promise in rules.promises
-            if promise.enabled
+        self.text = CompiledText(
+            rules.slots, rules.narration, rules.promises, rules.interrogatives, rules.maintenance_intents
         )
-        self.promise_keys = {
-            promise.id: tuple(fold(key) for key in promise.prefilter) for promise in rules.promises
-        }
-        # What the promise check walks per draft: each enabled promise with its prefilter keys (as one
-        # group of strings, at least one of which a draft must hold) and its patterns, each with the
-        # strings it cannot match without (a draft missing them skips that pattern).
-        self.promise_scans: tuple[PromiseScan, ...] = tuple(
-            (
-                promise,
-                (frozenset(keys),) if (keys := self.promise_keys[promise.id]) else (),
-                tuple((pattern, required_literals(pattern)) for pattern in patterns),
-            )
-            for promise, patterns in self.promises
-        )
-
-
-def _compile(pattern: str) -> re.Pattern[str]:
-    # Drafts are folded (lower case, accents stripped) and so are patterns, which are validated to be
-    # lower case: re.IGNORECASE would make every promise scan several times slower.
-    return re.compile(strip_accents(pattern))
 
 
 class Rules(_Frozen):
@@ -165,9 +91,18 @@ class Rules(_Frozen):
         default_factory=lambda: {k: tuple(v) for k, v in defaults.REQUIRED_FACTS.items()}
     )
     promises: tuple[PromiseRule, ...] = Field(
-        default_factory=lambda: tuple(PromiseRule.model_validate(p) for p in defaults.PROMISES)
+        default_factory=lambda: tuple(PromiseRule.model_validate(p) for p in default_phrases.PROMISES)
     )
-    lexicons: Lexicons = Field(default_factory=Lexicons)
+    narration: tuple[PhrasePattern, ...] = Field(
+        default_factory=lambda: tuple(PhrasePattern.model_validate(p) for p in default_phrases.NARRATION)
+    )
+    interrogatives: tuple[PhrasePattern, ...] = Field(
+        default_factory=lambda: tuple(PhrasePattern.model_validate(p) for p in default_phrases.INTERROGATIVES)
+    )
+    slots: dict[str, tuple[str, ...]] = Field(
+        default_factory=lambda: {k: tuple(v) for k, v in default_phrases.SLOTS.items()}
+    )
+    maintenance_intents: tuple[str, ...] = tuple(default_phrases.MAINTENANCE_INTENTS)
     thresholds: Thresholds = Field(default_factory=Thresholds)
     languages: tuple[str, ...] = Field(default=tuple(defaults.LANGUAGES), min_length=1)
     calibrated_judged: frozenset[str] = frozenset()
@@ -195,6 +130,8 @@ class Rules(_Frozen):
         ids = [promise.id for promise in self.promises]
         if len(ids) != len(set(ids)):
             raise ValueError("promise ids must be unique")
+        # Compiled here, once: a malformed pattern fails when the rules are loaded, not mid-grading.
+        self.__dict__["compiled"] = CompiledRules(self)
         return self
 
     @cached_property
@@ -220,16 +157,27 @@ def _merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
     result = dict(base)
     for key, value in overrides.items():
         current = result.get(key)
-        if key == "promises" and isinstance(value, list) and isinstance(current, list | tuple):
-            by_id = {promise["id"]: promise for promise in current}
-            for promise in value:
-                by_id[promise.get("id") if isinstance(promise, dict) else None] = promise
+        if (
+            _by_id(current)
+            and isinstance(value, list)
+            and all(isinstance(v, dict) and "id" in v for v in value)
+        ):
+            # Lists of entries with ids (promises, patterns) merge by id: an entry naming an existing
+            # id changes only the keys it gives (`enabled: false` disables), a new id is added.
+            by_id = {entry["id"]: entry for entry in current}
+            for entry in value:
+                known = by_id.get(entry["id"])
+                by_id[entry["id"]] = _merge(known, entry) if known is not None else entry
             result[key] = list(by_id.values())
         elif isinstance(value, dict) and isinstance(current, dict):
             result[key] = _merge(current, value)
         else:
             result[key] = value
     return result
+
+
+def _by_id(current: object) -> TypeGuard[list[dict[str, Any]] | tuple[dict[str, Any], ...]]:
+    return isinstance(current, list | tuple) and all(isinstance(e, dict) and "id" in e for e in current)
 
 
 def load_rules(path: str | os.PathLike[str], base: Rules | None = None) -> Rules:
@@ -257,8 +205,13 @@ def load_rules(path: str | os.PathLike[str], base: Rules | None = None) -> Rules
         raise RulesError(f"rules file {where}: the top level must be a table/mapping")
     try:
         return merge_rules(base or Rules(), data)
+    except RulePatternError as exc:
+        raise RulesError(f"rules file {where}: {' '.join(str(exc).split())}") from None
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
+        cause = first.get("ctx", {}).get("error")
+        if isinstance(cause, RulePatternError):
+            raise RulesError(f"rules file {where}: {' '.join(str(cause).split())}") from None
         location = ".".join(str(part) for part in first["loc"]) or "(top level)"
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         message = " ".join(first["msg"].split())

@@ -17,7 +17,6 @@ from gradecore.vocabulary import Span
 # Curly quotes and primes fold to the ASCII apostrophe so "we’ll" matches a rule written as "we'll".
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "`": "'"})
 _MASK = "••"
-_WORD = re.compile(r"[\w']+")
 
 
 def fold(text: str) -> str:
@@ -101,12 +100,11 @@ class FoldedText:
     are in ASCII texts, whose folded copy keeps every offset.
     """
 
-    __slots__ = ("_origin", "_words", "folded", "original")
+    __slots__ = ("_origin", "folded", "original")
 
     def __init__(self, original: str) -> None:
         self.original = original
         self._origin: list[int] | None = None
-        self._words: frozenset[str] | None = None
         if original.isascii():
             # Lower-casing ASCII keeps every offset: no map needed (the fast, common path).
             self.folded = _fold_ascii(original)
@@ -139,13 +137,6 @@ class FoldedText:
             stop += 1
         return new_span({"start": first, "end": stop})
 
-    @property
-    def words(self) -> frozenset[str]:
-        """The folded text's distinct words (apostrophes kept: `can't`)."""
-        if self._words is None:
-            self._words = frozenset(_WORD.findall(self.folded))
-        return self._words
-
     def quote(self, span: Span) -> str:
         return self.original[span.start : span.end]
 
@@ -155,42 +146,6 @@ class FoldedText:
             if match.end() > match.start():
                 span = self.span(match.start(), match.end())
                 yield span, self.quote(span)
-
-
-class Lexicon:
-    """Whole-word, folded matching of plain terms, skipped when no term's longest word occurs at all
-    (a few substring tests are much cheaper than running the alternation over every position, and a
-    whole-word match always contains its words as substrings, so the skip never misses one)."""
-
-    def __init__(self, terms: Iterable[str]) -> None:
-        folded = {fold(term).strip() for term in terms if term.strip()}
-        longest = {max(term.split(), key=len) for term in folded}
-        # A key holding another key as a substring adds nothing to the test ("tools" after "tool").
-        self.keys = tuple(sorted(k for k in longest if not any(o != k and o in k for o in longest)))
-        self.pattern = lexicon_pattern(folded)
-
-    def may_occur(self, folded: str) -> bool:
-        """False when no term can occur in the folded text (none of the keys is in it)."""
-        if self.pattern is None:
-            return False
-        # A plain loop, not any(generator): it runs over every draft and usually finds nothing.
-        for key in self.keys:  # noqa: SIM110
-            if key in folded:
-                return True
-        return False
-
-    def finditer(self, text: FoldedText) -> Iterator[tuple[Span, str]]:
-        if self.pattern is not None and self.may_occur(text.folded):
-            yield from text.finditer(self.pattern)
-
-
-def lexicon_pattern(terms: Iterable[str]) -> re.Pattern[str] | None:
-    """One whole-word pattern for a list of plain terms (longest first, so phrases win over words)."""
-    folded = sorted({fold(term).strip() for term in terms if term.strip()}, key=lambda t: (-len(t), t))
-    if not folded:
-        return None
-    alternatives = [r"\s+".join(re.escape(word) for word in term.split()) for term in folded]
-    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")
 
 
 def mask_code(code: str) -> str:

@@ -10,8 +10,10 @@ import json
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, overload
 
+from cerebrus.language import language_of
 from cerebrus.rules import CompiledRules, Rules
 from cerebrus.text import FoldedText
+from cerebrus.tokens import TokenizedText
 from gradecore.contract import (
     ClaudeCallStep,
     Conversation,
@@ -138,6 +140,17 @@ class TurnView:
     def answered(self) -> Participant | None:
         """The person the turn answers: the author of the triggering inbound."""
         return self.parent.participants[self.trigger.author] if self.trigger is not None else None
+
+    @lazy
+    def tokens(self) -> TokenizedText:
+        """The draft's tokens, shared by every text check (the folded draft is tokenized once)."""
+        return TokenizedText(self.folded)
+
+    @lazy
+    def draft_language(self) -> str | None:
+        """The draft's language (its tag's primary subtag, else detected; None when unsure): asked only
+        when a language-specific pattern matched, since detection is the costly part."""
+        return language_of(self.message, self.rules.languages)[0]
 
     @lazy
     def succeeded_tools(self) -> frozenset[str]:

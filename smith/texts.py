@@ -164,6 +164,11 @@ def receipt_tool_error(error: str) -> str:
     return f"it answered: “{error}”"
 
 
+def receipt_rule(rule_entry: str) -> str:
+    """The rule entry (pattern or term id) that fired, as small print under a receipt."""
+    return f"rule: {rule_entry}"
+
+
 def receipt_fact(fact_key: str) -> str:
     """Names the ledger entry a check read; neutral, since the failure may be that it is empty."""
     return f"checked against the property's {fact_key.replace('_', ' ')}"

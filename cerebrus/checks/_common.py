@@ -10,6 +10,7 @@ from typing import Any
 from cerebrus.construct import new_evidence
 from cerebrus.findings import Finding, not_applicable
 from cerebrus.views import TurnView
+from gradecore.contract import ToolExecutionStep
 from gradecore.vocabulary import Evidence, Span
 
 ERROR_DETAIL_CHARS = 200
@@ -72,6 +73,26 @@ def facts_on_file(view: TurnView, keys: Sequence[str]) -> FactsOnFile:
         )
         derived[memo_key] = known
     return known
+
+
+def succeeded_so_far(view: TurnView) -> frozenset[str]:
+    """The tools that succeeded in this turn or in an earlier turn of the conversation (a visit
+    dispatched in turn 1 still backs "the plumber will come by at 9 as planned" in turn 2)."""
+    memo_key = ("succeeded_so_far", ())
+    derived = view.parent.derived
+    cumulative: list[frozenset[str]] | None = derived.get(memo_key)
+    if cumulative is None:
+        cumulative = []
+        seen: set[str] = set()
+        for turn in view.conversation.turns:
+            seen.update(
+                step.tool_name
+                for step in turn.trace.steps
+                if isinstance(step, ToolExecutionStep) and step.status == "success"
+            )
+            cumulative.append(frozenset(seen))
+        derived[memo_key] = cumulative
+    return cumulative[view.number - 1]
 
 
 def draft_evidence(view: TurnView, span: Span, **extra: Any) -> Evidence:

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.text import mask_code
+from cerebrus.tokens import TokenizedText, tokens_of
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span
+from gradecore.vocabulary import Evidence, Layer, Level, Scope
+
+RULE_ENTRY = "access_code.whole_token"
 
 # The finding most turns get, built once at import (a shared finding costs nothing per call).
 NO_CODE = passed("no_access_code", "The draft contains no access code.")
+
+CodeIndex = tuple[dict[str, str], dict[tuple[str, ...], str]]
+"""Codes by their one folded token, and codes that are several tokens (`12 34`) by their tokens."""
 
 
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.BLOCK)
 def no_access_code_to_prospect(view: TurnView) -> Finding:
     """The person the turn answers is a prospect and the draft contains one of facts.access_codes as a
-    whole token."""
+    whole token (`555-2580` is one token and does not contain the code 2580)."""
     codes = view.parent.access_codes
     if not codes:
         return not_applicable("The property has no access codes on file.")
@@ -26,30 +29,56 @@ def no_access_code_to_prospect(view: TurnView) -> Finding:
         return not_applicable("The turn answers no inbound message, so nobody is known to receive it.")
     if view.answered.role != "prospect":
         return not_applicable(f"The turn answers a {view.answered.role}, not a prospect.")
-    evidence: list[Evidence] = []
-    draft = view.draft.casefold()
-    for code in codes:
-        if code.casefold() not in draft:
-            continue
-        token = _token(code)
-        # The quote is left out on purpose: a receipt may never hold the code in clear.
-        evidence.extend(
-            Evidence(
-                message_id=view.message.id,
-                turn_id=view.turn.id,
-                span=Span(start=match.start(), end=match.end()),
-                fact_key="access_codes",
-                detail=f"access code {mask_code(code)} sent to a prospect",
-            )
-            for match in token.finditer(view.draft)
+    single, multiple = _index(view)
+    tokens = view.tokens
+    found: list[tuple[int, int, str]] = []
+    # One set look-up per token, however many codes are on file.
+    hits = tokens.vocabulary.intersection(single)
+    for word in hits:
+        found.extend((position, position + 1, single[word]) for position in tokens.positions[word])
+    for parts, code in multiple.items():
+        found.extend((start, start + len(parts), code) for start in _runs(tokens, parts))
+    if not found:
+        return NO_CODE
+    # The quote is left out on purpose: a receipt may never hold the code in clear.
+    evidence = [
+        Evidence(
+            message_id=view.message.id,
+            turn_id=view.turn.id,
+            span=tokens.span(start, stop),
+            fact_key="access_codes",
+            detail=f"access code {mask_code(code)} sent to a prospect",
+            rule_entry=RULE_ENTRY,
         )
-    if evidence:
-        evidence.sort(key=lambda e: e.span.start if e.span else 0)
-        return failed("access_code_to_prospect", "The draft gives a prospect an access code.", *evidence)
-    return NO_CODE
+        for start, stop, code in sorted(found)
+    ]
+    return failed("access_code_to_prospect", "The draft gives a prospect an access code.", *evidence)
 
 
-@lru_cache(maxsize=1024)
-def _token(code: str) -> re.Pattern[str]:
-    """The code as a whole token: `4821` in "code 4821." but not in "48210"."""
-    return re.compile(r"(?<![0-9A-Za-z])" + re.escape(code) + r"(?![0-9A-Za-z])", re.IGNORECASE)
+def _index(view: TurnView) -> CodeIndex:
+    """The codes as tokens, built once per conversation."""
+    memo_key = ("access_code_index", ())
+    derived = view.parent.derived
+    index: CodeIndex | None = derived.get(memo_key)
+    if index is None:
+        single: dict[str, str] = {}
+        multiple: dict[tuple[str, ...], str] = {}
+        for code in view.parent.access_codes:
+            parts = tuple(tokens_of(code))
+            if len(parts) == 1:
+                single[parts[0]] = code
+            elif parts:
+                multiple[parts] = code
+        index = (single, multiple)
+        derived[memo_key] = index
+    return index
+
+
+def _runs(tokens: TokenizedText, parts: tuple[str, ...]) -> list[int]:
+    """Where a several-token code stands as consecutive tokens."""
+    words = tokens.words
+    return [
+        start
+        for start in tokens.positions.get(parts[0], ())
+        if tuple(words[start : start + len(parts)]) == parts
+    ]

@@ -1,4 +1,4 @@
-"""Turn check: the draft does not narrate Clara's internals (prompts, tools, APIs, raw errors)."""
+"""Turn check: the draft does not narrate Clara's machinery (prompts, tools, APIs, failures, raw errors)."""
 
 from __future__ import annotations
 
@@ -6,50 +6,77 @@ from collections.abc import Iterator
 
 from cerebrus.findings import Finding, data_missing, failed, passed
 from cerebrus.registry import check
-from cerebrus.text import FoldedText, fold
+from cerebrus.text import fold
+from cerebrus.text_rules import applies
+from cerebrus.tokens import TokenizedText
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span
 
 from ._common import draft_evidence
 
 FRAGMENT_CHARS = 12
+FRAGMENT_WORDS = 2
+ERROR_FRAGMENT_ENTRY = "narration.error_fragment"
 
 
 # The finding most turns get, built once at import (a shared finding costs nothing per call).
-CLEAN = passed("no_internal_narration", "The draft uses no internal vocabulary.")
+CLEAN = passed("no_internal_narration", "The draft does not talk about Clara's machinery.")
 
 
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.BLOCK)
 def no_internal_narration(view: TurnView) -> Finding:
-    """The draft contains internal vocabulary (the internal_narration lexicons) or any 12+ character
-    fragment of a failed tool's error text."""
+    """The draft matches a narration pattern (machinery vocabulary in any language, failure narration
+    in the draft's language) or holds a 12+ character, two-word fragment of a failed tool call's error
+    text that is in neither the system prompt nor a successful tool result."""
     if not view.draft or view.draft.isspace():
         return data_missing("The draft is empty.")
     evidence: list[Evidence] = []
-    narration = view.compiled.narration
-    # Most drafts hold none of the lexicon's keys: said by a few substring tests, no scan set up.
-    if narration.may_occur(view.folded.folded):
-        evidence.extend(
-            draft_evidence(view, span, detail="internal vocabulary")
-            for span, _ in narration.finditer(view.folded)
-        )
-    for index, step in view.failed_tools:
-        if step.error:
-            evidence.extend(
-                draft_evidence(
-                    view, span, step_index=index, tool_name=step.tool_name, detail="quotes the tool error"
+    narration = view.compiled.text.narration
+    tokens = view.tokens
+    if narration.may_match(tokens):
+        for _, pattern, start, stop in narration.scan(tokens):
+            if pattern.language is None or applies(pattern, view.draft_language):
+                evidence.append(
+                    draft_evidence(
+                        view, tokens.span(start, stop), detail="narrates the machinery", rule_entry=pattern.id
+                    )
                 )
-                for span in _fragments(view.folded, fold(step.error))
-            )
+    if view.failed_tools:
+        evidence.extend(_quoted_errors(view, tokens))
     if evidence:
         evidence.sort(key=lambda e: (e.span.start if e.span else 0, e.step_index or -1))
-        return failed("internal_narration", "The draft talks about Clara's internals.", *evidence)
+        return failed("internal_narration", "The draft talks about Clara's machinery.", *evidence)
     return CLEAN
 
 
-def _fragments(draft: FoldedText, error: str) -> Iterator[Span]:
-    """Maximal stretches of the folded draft, 12+ chars with some letters, found verbatim in the error."""
-    text = draft.folded
+def _quoted_errors(view: TurnView, tokens: TokenizedText) -> Iterator[Evidence]:
+    """Fragments of failed calls' error texts in the draft, except what Clara may legitimately know
+    from elsewhere (a vendor's name in the error that is also in a tool result or the prompt)."""
+    known: list[str] | None = None
+    for index, step in view.failed_tools:
+        if not step.error:
+            continue
+        for span in _fragments(tokens, fold(step.error)):
+            piece = fold(view.draft[span.start : span.end])
+            if known is None:
+                prompt = view.final_call[1].system_prompt if view.final_call else ""
+                known = [fold(prompt or ""), *(fold(text) for text in view.tool_results_json)]
+            if any(piece in text for text in known):
+                continue
+            yield draft_evidence(
+                view,
+                span,
+                step_index=index,
+                tool_name=step.tool_name,
+                detail="quotes the tool error",
+                rule_entry=ERROR_FRAGMENT_ENTRY,
+            )
+
+
+def _fragments(tokens: TokenizedText, error: str) -> Iterator[Span]:
+    """Maximal stretches of the folded draft, 12+ characters and at least two words, found verbatim
+    (case-insensitively) in the error text."""
+    text = tokens.folded.folded
     if len(error) < FRAGMENT_CHARS:
         return
     grams = {error[i : i + FRAGMENT_CHARS] for i in range(len(error) - FRAGMENT_CHARS + 1)}
@@ -66,6 +93,7 @@ def _fragments(draft: FoldedText, error: str) -> Iterator[Span]:
         while end < len(text) and text[start : end + 1] in error:
             end += 1
         piece = text[start:end].strip()
-        if len(piece) >= FRAGMENT_CHARS and sum(ch.isalnum() for ch in piece) >= FRAGMENT_CHARS // 2:
-            yield draft.span(start, end)
+        if len(piece) >= FRAGMENT_CHARS and len(piece.split()) >= FRAGMENT_WORDS:
+            offset = start + (len(text[start:end]) - len(text[start:end].lstrip()))
+            yield tokens.folded.span(offset, offset + len(piece))
         start = end

@@ -1,0 +1,379 @@
+"""Phrase patterns: a small token-level pattern language, compiled once, matched in linear time.
+
+A pattern is a sequence of elements separated by spaces (see docs/text-matching.md):
+
+- `word`: one token, matched whole (case- and accent-insensitively); `'ll`, `'m`, `'re`... is a
+  clitic, the tail of a contraction: `we {future}` matches "we'll" when `{future}` lists `'ll`;
+- `(a | b c | {slot})`: alternatives, each a sequence of words and slot names;
+- `{slot}`: a named vocabulary from the rules (`{trade}`, `{future}`, `{visit}`...);
+- any of those followed by `?`: optional;
+- `[m-n]` or `[m-n {slot}]`: a gap of m to n tokens (at most MAX_GAP), optionally only tokens of
+  a single-word vocabulary.
+
+A word never matches inside a token or across a contraction: `can` matches neither "can't" nor
+"cannot". Matching memoises (element, token, pending clitic), so a text is matched in time linear in
+its length whatever the pattern's gaps and options; only tokens that can start a match are tried.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from cerebrus.text import fold
+from cerebrus.tokens import TokenizedText, split_clitic
+
+MAX_GAP = 8
+# A group expands to the product of its slots' entries: past this, a pattern is surely a mistake.
+MAX_ALTERNATIVES = 5000
+
+_LEXEME = re.compile(
+    r"\s*(?:(?P<punct>[()|?])|(?P<gap>\[[^\]]*\])|(?P<slot>\{[^}]*\})|(?P<word>[^\s()|?\[\]{}]+)|(?P<bad>\S))"
+)
+_GAP = re.compile(r"^\[\s*(\d+)\s*-\s*(\d+)\s*(?:tokens?)?\s*(?:\{\s*([\w.-]+)\s*\})?\s*\]$")
+_SLOT = re.compile(r"^\{\s*([\w.-]+)\s*\}$")
+_ONE_TOKEN = re.compile(r"^'?[^\W_]+(?:(?:['\-\u2010]|(?<=\d)[.,](?=\d))[^\W_]+)*$")
+
+Words = tuple[str, ...]
+T = TypeVar("T")
+
+
+class PatternError(ValueError):
+    """A phrase pattern that cannot be compiled; the message is one line naming the problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One position: any of its alternatives (token sequences), or nothing when optional."""
+
+    alternatives: tuple[Words, ...]
+    optional: bool
+    # Alternatives by their first word: only those whose first word is the token at hand are tried.
+    by_first: Mapping[str, tuple[Words, ...]] = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    least: int
+    most: int
+    allowed: frozenset[str] | None
+
+
+Element = Choice | Gap
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A compiled pattern: its elements and the words a match can begin with."""
+
+    source: str
+    elements: tuple[Element, ...]
+    first_words: frozenset[str]
+
+    def longest_at(self, text: TokenizedText, start: int) -> int:
+        """The end (exclusive token index) of the longest match starting at token `start`, or -1."""
+        return _Matcher(self.elements, text.words).longest(0, start, None)
+
+    def finditer(self, text: TokenizedText) -> Iterator[tuple[int, int]]:
+        """Non-overlapping matches, leftmost first and longest, as token ranges [start, stop)."""
+        positions = text.positions
+        starts = sorted({p for word in self.first_words for p in positions.get(word, ())})
+        if not starts:
+            return
+        matcher = _Matcher(self.elements, text.words)
+        covered = 0
+        for start in starts:
+            if start < covered:
+                continue
+            stop = matcher.longest(0, start, None)
+            if stop > start:
+                covered = stop
+                yield start, stop
+
+
+class _Matcher:
+    """The longest match from (element, token, pending clitic), memoised: each state is worked out
+    once per text, so gaps and options cannot make matching exponential."""
+
+    __slots__ = ("elements", "memo", "words")
+
+    def __init__(self, elements: tuple[Element, ...], words: Sequence[str]) -> None:
+        self.elements = elements
+        self.words = words
+        self.memo: dict[tuple[int, int, str | None], int] = {}
+
+    def longest(self, index: int, position: int, pending: str | None) -> int:
+        key = (index, position, pending)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        if index == len(self.elements):
+            # A contraction's tail left unconsumed means the last word matched only part of a token.
+            best = position if pending is None else -1
+        else:
+            element = self.elements[index]
+            if isinstance(element, Choice):
+                best = self._choice(element, index, position, pending)
+            else:
+                best = self._gap(element, index, position, pending)
+        self.memo[key] = best
+        return best
+
+    def _choice(self, element: Choice, index: int, position: int, pending: str | None) -> int:
+        best = self.longest(index + 1, position, pending) if element.optional else -1
+        if pending is not None:
+            candidates = element.by_first.get(pending, ())
+        elif position < len(self.words):
+            token = self.words[position]
+            candidates = element.by_first.get(token, ())
+            if "'" in token and (pair := split_clitic(token)):
+                candidates = (*candidates, *element.by_first.get(pair[0], ()))
+        else:
+            return best
+        for alternative in candidates:
+            consumed = _consume(alternative, self.words, position, pending)
+            if consumed is not None:
+                best = max(best, self.longest(index + 1, *consumed))
+        return best
+
+    def _gap(self, gap: Gap, index: int, position: int, pending: str | None) -> int:
+        best = self.longest(index + 1, position, pending) if gap.least == 0 else -1
+        count = 0
+        words = self.words
+        while count < gap.most:
+            if pending is not None:
+                # A contraction's tail ("'s" of "system's") is one gap token when the gap allows it.
+                if gap.allowed is not None and pending not in gap.allowed:
+                    break
+                pending = None
+            else:
+                if position >= len(words) or (gap.allowed is not None and words[position] not in gap.allowed):
+                    break
+                position += 1
+            count += 1
+            if count >= gap.least:
+                best = max(best, self.longest(index + 1, position, pending))
+        return best
+
+
+def _consume(
+    words: Words, tokens: Sequence[str], position: int, pending: str | None
+) -> tuple[int, str | None] | None:
+    """Match an alternative's words from `position`: the next position and any contraction tail left
+    over (`we` against "we'll" leaves `'ll` for the next word), or None."""
+    for word in words:
+        if pending is not None:
+            if word != pending:
+                return None
+            pending = None
+            continue
+        if word[0] == "'" or position >= len(tokens):
+            return None
+        token = tokens[position]
+        if token == word:
+            position += 1
+        elif token.startswith(word) and token[len(word)] == "'":
+            pending = token[len(word) :]
+            position += 1
+        else:
+            return None
+    return position, pending
+
+
+# --- compiling ------------------------------------------------------------------------------------
+
+
+def compile_phrase(source: str, slots: Mapping[str, Sequence[str]]) -> Phrase:
+    """Parse a pattern against the rules' slot vocabularies; PatternError names what is wrong."""
+    lexemes = _lex(source)
+    elements: list[Element] = []
+    index = 0
+    while index < len(lexemes):
+        kind, value = lexemes[index]
+        index += 1
+        element: Element
+        if kind == "gap":
+            element = _gap(value, slots)
+        elif kind == "slot":
+            element = _choice([[_slot_entries(value, slots)]], optional=False)
+        elif kind == "word":
+            element = _choice([[[(_word(value),)]]], optional=False)
+        elif value == "(":
+            group, index = _group(lexemes, index, slots)
+            element = _choice(group, optional=False)
+        else:
+            raise PatternError(f"unexpected {value!r} in {source!r}")
+        if index < len(lexemes) and lexemes[index] == ("punct", "?"):
+            if isinstance(element, Gap):
+                raise PatternError(f"a gap cannot be optional (it may already be empty) in {source!r}")
+            element = Choice(element.alternatives, True, element.by_first)
+            index += 1
+        elements.append(element)
+    return _finish(source, tuple(elements))
+
+
+def _lex(source: str) -> list[tuple[str, str]]:
+    lexemes: list[tuple[str, str]] = []
+    for match in _LEXEME.finditer(source):
+        kind = match.lastgroup
+        if kind is None:
+            continue
+        if kind == "bad":
+            raise PatternError(f"unexpected {match.group(kind)!r} in {source!r}")
+        lexemes.append((kind, match.group(kind)))
+    if not lexemes:
+        raise PatternError("the pattern is empty")
+    return lexemes
+
+
+def _word(raw: str) -> str:
+    word = fold(raw)
+    if not _ONE_TOKEN.match(word):
+        raise PatternError(f"{raw!r} is not one token")
+    return word
+
+
+def _phrase_words(entry: str, where: str) -> Words:
+    words = tuple(_word(raw) for raw in entry.split())
+    if not words:
+        raise PatternError(f"{where} has an empty entry")
+    return words
+
+
+def _slot_entries(lexeme: str, slots: Mapping[str, Sequence[str]]) -> list[Words]:
+    match = _SLOT.match(lexeme)
+    if not match:
+        raise PatternError(f"bad slot name {lexeme!r}")
+    name = match.group(1)
+    if name not in slots:
+        raise PatternError(f"unknown slot {{{name}}} (define it under slots)")
+    entries = [_phrase_words(entry, f"slot {{{name}}}") for entry in slots[name]]
+    if not entries:
+        raise PatternError(f"slot {{{name}}} is empty")
+    return entries
+
+
+def _group(
+    lexemes: list[tuple[str, str]], index: int, slots: Mapping[str, Sequence[str]]
+) -> tuple[list[list[list[Words]]], int]:
+    """The alternatives of a `( ... )` group: each a list of parts, each part a list of options."""
+    alternatives: list[list[list[Words]]] = [[]]
+    while index < len(lexemes):
+        kind, value = lexemes[index]
+        index += 1
+        if value == ")" and kind == "punct":
+            if any(not parts for parts in alternatives):
+                raise PatternError("a group has an empty alternative")
+            return alternatives, index
+        if value == "|" and kind == "punct":
+            alternatives.append([])
+        elif kind == "word":
+            alternatives[-1].append([(_word(value),)])
+        elif kind == "slot":
+            alternatives[-1].append(_slot_entries(value, slots))
+        elif kind == "gap":
+            raise PatternError("a gap cannot stand inside a group")
+        else:
+            raise PatternError(f"unexpected {value!r} inside a group (groups do not nest)")
+    raise PatternError("a group is not closed: missing ')'")
+
+
+def _choice(alternatives: list[list[list[Words]]], *, optional: bool) -> Choice:
+    """Every alternative's parts multiplied out into plain token sequences."""
+    expanded: dict[Words, None] = {}
+    for parts in alternatives:
+        for combination in itertools.product(*parts):
+            expanded[tuple(word for piece in combination for word in piece)] = None
+            if len(expanded) > MAX_ALTERNATIVES:
+                raise PatternError(f"a group expands to more than {MAX_ALTERNATIVES} alternatives")
+    by_first: dict[str, list[Words]] = {}
+    for words in expanded:
+        by_first.setdefault(words[0], []).append(words)
+    return Choice(tuple(expanded), optional, {k: tuple(v) for k, v in by_first.items()})
+
+
+def _gap(lexeme: str, slots: Mapping[str, Sequence[str]]) -> Gap:
+    match = _GAP.match(lexeme)
+    if not match:
+        raise PatternError(f"bad gap {lexeme!r} (write [0-4] or [0-4 {{slot}}])")
+    least, most, name = int(match.group(1)), int(match.group(2)), match.group(3)
+    if least > most or most > MAX_GAP or most == 0:
+        raise PatternError(f"bad gap {lexeme!r}: need 0 <= m <= n <= {MAX_GAP}, n > 0")
+    allowed: frozenset[str] | None = None
+    if name is not None:
+        entries = _slot_entries("{" + name + "}", slots)
+        if any(len(words) != 1 for words in entries):
+            raise PatternError(f"gap vocabulary {{{name}}} must hold single words")
+        allowed = frozenset(words[0] for words in entries)
+    return Gap(least, most, allowed)
+
+
+def _finish(source: str, elements: tuple[Element, ...]) -> Phrase:
+    if isinstance(elements[0], Gap) or isinstance(elements[-1], Gap):
+        raise PatternError(f"a pattern cannot start or end with a gap: {source!r}")
+    if all(isinstance(e, Gap) or e.optional for e in elements):
+        raise PatternError(f"every element is optional, so {source!r} could match nothing")
+    first: set[str] = set()
+    for element in elements:
+        if isinstance(element, Gap):
+            raise PatternError(f"a gap cannot follow only optional elements: {source!r}")
+        for words in element.alternatives:
+            if words[0].startswith("'"):
+                raise PatternError(f"a pattern cannot begin with the clitic {words[0]!r}: {source!r}")
+            first.add(words[0])
+        if not element.optional:
+            break
+    return Phrase(source, elements, frozenset(first))
+
+
+# --- sets of patterns ------------------------------------------------------------------------------
+
+
+class PhraseSet(Generic[T]):
+    """Compiled phrases with what each stands for, indexed by the words a match can begin with: a text
+    holding none of those words is dismissed with one set intersection."""
+
+    def __init__(self, entries: Iterable[tuple[Phrase, T]]) -> None:
+        self.entries = tuple(entries)
+        index: dict[str, list[int]] = {}
+        for number, (phrase, _) in enumerate(self.entries):
+            for word in phrase.first_words:
+                index.setdefault(word, []).append(number)
+        self._index = index
+        self.first_words = frozenset(index)
+
+    def __bool__(self) -> bool:
+        return bool(self.entries)
+
+    def may_match(self, text: TokenizedText) -> bool:
+        return not self.first_words.isdisjoint(text.vocabulary)
+
+    def scan(self, text: TokenizedText) -> list[tuple[Phrase, T, int, int]]:
+        """Every entry's matches in the text, as (phrase, what it stands for, start, stop) token ranges,
+        in entry order."""
+        found = self.first_words.intersection(text.vocabulary)
+        if not found:
+            return []
+        numbers = sorted({number for word in found for number in self._index[word]})
+        hits: list[tuple[Phrase, T, int, int]] = []
+        for number in numbers:
+            phrase, payload = self.entries[number]
+            hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
+        return hits
+
+    def starting_at(self, text: TokenizedText, position: int) -> Iterator[tuple[Phrase, T, int]]:
+        """The entries that match at token `position`, with where each match stops."""
+        if position >= len(text.words):
+            return
+        token = text.words[position]
+        numbers = set(self._index.get(token, ()))
+        if "'" in token and (pair := split_clitic(token)):
+            numbers.update(self._index.get(pair[0], ()))
+        for number in sorted(numbers):
+            phrase, payload = self.entries[number]
+            stop = phrase.longest_at(text, position)
+            if stop > position:
+                yield phrase, payload, stop

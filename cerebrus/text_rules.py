@@ -1,0 +1,105 @@
+"""The text checks' rules as data (phrase patterns with stable ids, promises, slot vocabularies) and
+their compiled form, built once per rules object and shared by every draft graded under it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from cerebrus.phrases import PatternError, Phrase, PhraseSet, compile_phrase
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PhrasePattern(_Frozen):
+    """One phrase pattern; its id is what a receipt names when it fires."""
+
+    id: str = Field(min_length=1)
+    pattern: str = Field(min_length=1)
+    # ISO 639-1 code of the texts it applies to; None: every language.
+    language: str | None = None
+    enabled: bool = True
+    # Promises only: the pattern counts only when the turn's intent is one of maintenance_intents.
+    maintenance_only: bool = False
+
+
+class PromiseRule(_Frozen):
+    """A promise the draft may make, and what must be on file for it to be honest."""
+
+    id: str = Field(min_length=1)
+    patterns: tuple[PhrasePattern, ...]
+    requires_fact: str | None = None
+    requires_tool: str | None = None
+    enabled: bool = True
+
+    @model_validator(mode="after")
+    def _one_precondition(self) -> PromiseRule:
+        if (self.requires_fact is None) == (self.requires_tool is None):
+            raise ValueError(f"promise {self.id!r} needs exactly one of requires_fact or requires_tool")
+        _unique(pattern.id for pattern in self.patterns)
+        return self
+
+
+def _unique(ids: Iterable[str]) -> None:
+    seen: set[str] = set()
+    for pattern_id in ids:
+        if pattern_id in seen:
+            raise ValueError(f"pattern id {pattern_id!r} is used twice")
+        seen.add(pattern_id)
+
+
+class RulePatternError(PatternError):
+    """A malformed pattern in the rules: names the pattern id and the problem, in one line."""
+
+    def __init__(self, pattern_id: str, problem: str) -> None:
+        super().__init__(f"pattern {pattern_id}: {problem}")
+        self.pattern_id = pattern_id
+
+
+PromiseHit = tuple[PromiseRule, PhrasePattern]
+
+
+class CompiledText:
+    """The text checks' patterns, compiled once: narration, promises and interrogatives."""
+
+    def __init__(
+        self,
+        slots: Mapping[str, Sequence[str]],
+        narration: Sequence[PhrasePattern],
+        promises: Sequence[PromiseRule],
+        interrogatives: Sequence[PhrasePattern],
+        maintenance_intents: Iterable[str],
+    ) -> None:
+        _unique(p.id for p in (*narration, *interrogatives, *(q for r in promises for q in r.patterns)))
+        self.narration: PhraseSet[PhrasePattern] = PhraseSet(_compiled(narration, slots))
+        self.interrogatives: PhraseSet[PhrasePattern] = PhraseSet(_compiled(interrogatives, slots))
+        self.promises: PhraseSet[PromiseHit] = PhraseSet(
+            (phrase, (promise, pattern))
+            for promise in promises
+            if promise.enabled
+            for phrase, pattern in _compiled(promise.patterns, slots)
+        )
+        self.maintenance_intents = frozenset(maintenance_intents)
+
+
+def _compiled(
+    patterns: Sequence[PhrasePattern], slots: Mapping[str, Sequence[str]]
+) -> list[tuple[Phrase, PhrasePattern]]:
+    compiled: list[tuple[Phrase, PhrasePattern]] = []
+    for pattern in patterns:
+        # A disabled pattern is still compiled: a typo in it should not wait until it is enabled.
+        try:
+            phrase = compile_phrase(pattern.pattern, slots)
+        except PatternError as exc:
+            raise RulePatternError(pattern.id, str(exc)) from None
+        if pattern.enabled:
+            compiled.append((phrase, pattern))
+    return compiled
+
+
+def applies(pattern: PhrasePattern, language: str | None) -> bool:
+    """A language-specific pattern applies to a text in its language, or of unknown language."""
+    return pattern.language is None or language is None or pattern.language == language
