@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cerebrus import Rules, RulesError, grade, load_rules
-from tests.cerebrus.builders import ConversationBuilder
+from tests.cerebrus.builders import ConversationBuilder, claude
 from tests.cerebrus.helpers import run_check
 
 
@@ -51,7 +51,10 @@ token_budget = 80000
 [[promises]]
 id = "refund"
 requires_tool = "issue_refund"
-patterns = { en = ["\\\\bwe(?:'ll| will) refund"], es = ["te reembolsaremos"] }
+patterns = [
+    { id = "refund.en", language = "en", pattern = "we {future} refund" },
+    { id = "refund.es", language = "es", pattern = "te reembolsaremos" },
+]
 """,
         encoding="utf-8",
     )
@@ -68,21 +71,18 @@ patterns = { en = ["\\\\bwe(?:'ll| will) refund"], es = ["te reembolsaremos"] }
         ConversationBuilder().inbound("Refund?").reply("Te reembolsaremos el depósito.", language="es")
     )
     result = run_check(conversation.build(), "no_ungrounded_policy_claim", rules)
-    assert result.evidence[0].quote == "Te reembolsaremos"
+    assert (result.evidence[0].quote, result.evidence[0].rule_entry) == ("Te reembolsaremos", "refund.es")
 
 
-def test_yaml_replaces_a_promise_by_id_and_can_disable_one(tmp_path: Path) -> None:
+def test_yaml_disables_a_promise_by_id_and_replaces_a_slot(tmp_path: Path) -> None:
     path = tmp_path / "rules.yaml"
     path.write_text(
         """
 promises:
   - id: vendor_visit
     enabled: false
-    requires_tool: dispatch_vendor
-    patterns: {en: ["someone will come"]}
-lexicons:
-  internal_narration:
-    en: ["vector store"]
+slots:
+  trade: [window washer]
 languages: [en, es, fr]
 """,
         encoding="utf-8",
@@ -92,11 +92,54 @@ languages: [en, es, fr]
         ("arrival_instructions", True),
         ("vendor_visit", False),
     ]
-    assert rules.lexicons.internal_narration["en"] == ("vector store",)
-    assert rules.lexicons.internal_narration["es"][0] == "sistema"  # other languages kept
+    assert [p.id for p in rules.promises[1].patterns][:2] == ["visit.trade_en", "visit.send_en"]  # kept
+    assert rules.slots["trade"] == ("window washer",)
+    assert rules.slots["future"][0] == "will"  # other slots kept
     assert rules.languages == ("en", "es", "fr")
     conversation = ConversationBuilder().inbound("Leak").reply("A technician will be there at 9.").build()
     assert run_check(conversation, "no_ungrounded_policy_claim", rules).outcome.value == "not_checked"
+
+
+def test_a_rules_file_disables_one_pattern_by_id_and_adds_another(tmp_path: Path) -> None:
+    path = tmp_path / "rules.toml"
+    path.write_text(
+        """
+[[narration]]
+id = "machinery.database"
+enabled = false
+
+[[narration]]
+id = "narration.vector_store"
+pattern = "(the | our) vector (store | index)"
+
+[[promises]]
+id = "vendor_visit"
+patterns = [
+    { id = "visit.trade_en", enabled = false },
+    { id = "visit.crew_en", language = "en", pattern = "(the | our) crew {future} {visit}" },
+]
+""",
+        encoding="utf-8",
+    )
+    rules = load_rules(path)
+    draft = "The database is fine, and our vector index too. Our crew will be there; a plumber will fix it."
+    conversation = ConversationBuilder().inbound("Hi").reply(draft, steps=[claude(draft)]).build()
+    narration = run_check(conversation, "no_internal_narration", rules)
+    assert [(e.quote, e.rule_entry) for e in narration.evidence] == [
+        ("our vector index", "narration.vector_store")
+    ]
+    promise = run_check(conversation, "no_ungrounded_policy_claim", rules)
+    assert [(e.quote, e.rule_entry) for e in promise.evidence] == [
+        ("Our crew will be there", "visit.crew_en")
+    ]
+    # The defaults still see what the file switched off.
+    assert [e.rule_entry for e in run_check(conversation, "no_internal_narration").evidence] == [
+        "machinery.database"
+    ]
+    assert [e.rule_entry for e in run_check(conversation, "no_ungrounded_policy_claim").evidence] == [
+        "visit.trade_en"
+    ]
+    assert rules.rubric_version != Rules().rubric_version
 
 
 @pytest.mark.parametrize(
@@ -112,13 +155,23 @@ languages: [en, es, fr]
         ("lang.toml", "languages = ['en', 'xx']", "unknown ISO 639-1 language code(s): xx"),
         ("judged.toml", "calibrated_judged = ['empathy']", "not judged dimensions: empathy"),
         (
-            "regex.toml",
-            "[[promises]]\nid = 'x'\nrequires_fact = 'a'\npatterns = { en = ['(unclosed'] }",
-            "bad pattern",
+            "pattern.toml",
+            "[[promises]]\nid = 'x'\nrequires_fact = 'a'\npatterns = [{ id = 'x.en', pattern = '(we | i will' }]",
+            "pattern x.en: a group is not closed: missing ')'",
+        ),
+        (
+            "slot.toml",
+            "[[narration]]\nid = 'narration.mine'\npattern = \"our {gizmo}\\n  is down\"",
+            "pattern narration.mine: unknown slot {gizmo} (define it under slots)",
+        ),
+        (
+            "dup.toml",
+            "[[narration]]\nid = 'ask.auxiliary_en'\npattern = 'x'",
+            "pattern id 'ask.auxiliary_en' is used twice",
         ),
         (
             "both.toml",
-            "[[promises]]\nid = 'x'\nrequires_fact = 'a'\nrequires_tool = 'b'\npatterns = {}",
+            "[[promises]]\nid = 'x'\nrequires_fact = 'a'\nrequires_tool = 'b'\npatterns = []",
             "exactly one",
         ),
         ("rules.json", "{}", "expected a .toml, .yaml or .yml file"),

@@ -46,3 +46,47 @@ def test_not_checked_without_codes_on_file_or_a_trigger() -> None:
     no_trigger = ConversationBuilder().reply("Welcome! Gate code 4821.").build()
     assert run_check(no_codes, "no_access_code_to_prospect").outcome is Outcome.NOT_CHECKED
     assert run_check(no_trigger, "no_access_code_to_prospect").outcome is Outcome.NOT_CHECKED
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "Call the office at 555-2580 any time.",  # a phone number is one token holding the digits
+        "The gate is at 2580-B Main St.",
+        "Total due: $2,580.00.",
+    ],
+)
+def test_a_code_inside_a_longer_token_is_not_the_code(draft: str) -> None:
+    conversation = (
+        ConversationBuilder(facts={"access_codes": ["2580"]}).inbound("How do I get in?").reply(draft).build()
+    )
+    assert run_check(conversation, "no_access_code_to_prospect").outcome is Outcome.PASS
+
+
+def test_the_evidence_names_the_rule_and_never_the_code() -> None:
+    conversation = (
+        ConversationBuilder(facts={"access_codes": ["2580", "A7#9"]})
+        .inbound("Code?")
+        .reply("Call 555-2580, then key 2580 or a7#9.")
+        .build()
+    )
+    result = run_check(conversation, "no_access_code_to_prospect")
+    assert result.outcome is Outcome.FAIL
+    assert [(e.span, e.rule_entry) for e in result.evidence] == [
+        (Span(start=24, end=28), "access_code.whole_token"),
+        (Span(start=32, end=36), "access_code.whole_token"),
+    ]
+    dumped = result.model_dump_json()
+    assert "2580" not in dumped and "A7#9" not in dumped
+
+
+def test_many_codes_on_file_are_matched_by_identity() -> None:
+    codes = [f"{n:06d}" for n in range(50_000)]
+    conversation = (
+        ConversationBuilder(facts={"access_codes": codes})
+        .inbound("Code?")
+        .reply("Ring 049999 at the gate; our phone is 555-000123.")
+        .build()
+    )
+    result = run_check(conversation, "no_access_code_to_prospect")
+    assert [e.detail for e in result.evidence] == ["access code ••99 sent to a prospect"]

@@ -1,0 +1,212 @@
+"""The phrase pattern language: what each element matches, whole tokens only, and clear errors."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cerebrus.phrases import Choice, Phrase, PatternError, PhraseSet, compile_phrase
+from cerebrus.tokens import TokenizedText, split_clitic
+
+SLOTS = {
+    "future": ["will", "'ll", "is going to"],
+    "trade": ["plumber", "maintenance team", "hvac tech"],
+    "visit": ["come by", "be there", "fix"],
+    "filler": ["is", "was", "just", "an"],
+    "multi": ["a b"],
+    "empty": [],
+}
+
+
+def matches(pattern: str, text: str) -> list[str]:
+    phrase = compile_phrase(pattern, SLOTS)
+    tokens = TokenizedText(text)
+    quotes = []
+    for start, stop in phrase.finditer(tokens):
+        span = tokens.span(start, stop)
+        quotes.append(text[span.start : span.end])
+    return quotes
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "found"),
+    [
+        ("can", "I can't go. Can you? Cannot.", ["Can"]),  # never inside a token or a contraction
+        ("(i | we) {future} fix", "We'll fix it and I will fix that", ["We'll fix", "I will fix"]),
+        (
+            "{trade} [0-4] {future} {visit}",
+            "A plumber from Desert Flow Plumbing will come by",
+            ["plumber from Desert Flow Plumbing will come by"],
+        ),
+        ("{trade} [0-2] {future} {visit}", "A plumber from Desert Flow Plumbing will come by", []),
+        (
+            "{trade} {future} {visit}",
+            "The HVAC tech is going to be there",
+            ["HVAC tech is going to be there"],
+        ),
+        (
+            "system [0-3 {filler}] down",
+            "The system is just down; the system library is down",
+            ["system is just down"],
+        ),
+        ("system [1-2] down", "system down, system is down", ["system is down"]),
+        (
+            "send you? (the | your)? code",
+            "send the code, send you your code, send code",
+            ["send the code", "send you your code", "send code"],
+        ),
+        (
+            "el tecnico (ira | va a pasar)",
+            "El Técnico irá y el técnico va a pasar",
+            ["El Técnico irá", "el técnico va a pasar"],
+        ),
+        ("e-mail", "email me or e-mail me", ["e-mail"]),
+        ("system [0-2 {filler}] down", "the system's down", []),  # `'s` is not in this gap's vocabulary
+        ("what", "What's up? what now", ["what"]),
+        ("(what | what's)", "What's up? what now", ["What's", "what"]),
+        ("i {future}", "I'll", ["I'll"]),
+        ("{multi}", "x a b c", ["a b"]),
+    ],
+)
+def test_elements_match_whole_tokens(pattern: str, text: str, found: list[str]) -> None:
+    assert matches(pattern, text) == found
+
+
+def test_matches_are_leftmost_longest_and_do_not_overlap() -> None:
+    assert matches("a [0-3] b", "a a b b") == ["a a b b"]
+    assert matches("x y?", "x y x") == ["x y", "x"]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "problem"),
+    [
+        ("", "empty"),
+        ("(a | b", "not closed"),
+        ("a )", "unexpected ')'"),
+        ("(a | )", "empty alternative"),
+        ("((a))", "do not nest"),
+        ("{nope} a", "unknown slot {nope}"),
+        ("{empty}", "slot {empty} is empty"),
+        ("a [0-9] b", "bad gap"),
+        ("a [3-1] b", "bad gap"),
+        ("a [x] b", "bad gap"),
+        ("a [0-2 {multi}] b", "must hold single words"),
+        ("[0-2] a", "cannot start or end with a gap"),
+        ("a?", "could match nothing"),
+        ("'ll a", "cannot begin with the clitic"),
+        ("a [0-2]? b", "cannot be optional"),
+        ("a.b", "is not one token"),
+        ("a # b", "'#' is not one token"),
+        ("a ] b", "unexpected ']'"),
+    ],
+)
+def test_a_malformed_pattern_names_its_problem(pattern: str, problem: str) -> None:
+    with pytest.raises(PatternError) as caught:
+        compile_phrase(pattern, SLOTS)
+    assert problem in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_set_dismisses_texts_without_any_first_word() -> None:
+    phrases = PhraseSet([(compile_phrase("{trade} {future} {visit}", SLOTS), "visit")])
+    assert not phrases.may_match(TokenizedText("Thanks, see you soon."))
+    assert phrases.scan(TokenizedText("Thanks, see you soon.")) == []
+    [(_, payload, start, stop)] = phrases.scan(TokenizedText("ok, the plumber will fix it"))
+    assert (payload, start, stop) == ("visit", 2, 5)
+
+
+def test_matching_stays_linear_on_adversarial_gaps() -> None:
+    # Nested gaps and options over a long run of fillers: memoised states bound the work.
+    phrase = compile_phrase("a [0-8] a? [0-8] a? [0-8] a? [0-8] z", SLOTS)
+    tokens = TokenizedText("a " * 5000)
+    assert list(phrase.finditer(tokens)) == []
+
+
+# --- against a plain reference: every way of matching, tried exhaustively ---------------------------
+
+
+def _reference_ends(phrase: Phrase, words: tuple[str, ...], start: int) -> set[int]:
+    """Every end position the pattern can reach from `start`, by exhaustive search (small inputs)."""
+    ends: set[int] = set()
+
+    def walk(index: int, position: int, pending: str | None) -> None:
+        if index == len(phrase.elements):
+            if pending is None:
+                ends.add(position)
+            return
+        element = phrase.elements[index]
+        if isinstance(element, Choice):
+            if element.optional:
+                walk(index + 1, position, pending)
+            for alternative in element.alternatives:
+                step = _reference_consume(alternative, words, position, pending)
+                if step is not None:
+                    walk(index + 1, *step)
+        else:
+            for count in range(element.least, element.most + 1):
+                state: tuple[int, str | None] | None = (position, pending)
+                for _ in range(count):
+                    assert state is not None
+                    at, tail = state
+                    if tail is not None:
+                        state = (at, None) if element.allowed is None or tail in element.allowed else None
+                    elif at < len(words) and (element.allowed is None or words[at] in element.allowed):
+                        state = (at + 1, None)
+                    else:
+                        state = None
+                    if state is None:
+                        break
+                if state is not None:
+                    walk(index + 1, *state)
+
+    walk(0, start, None)
+    return ends
+
+
+def _reference_consume(
+    alternative: tuple[str, ...], words: tuple[str, ...], position: int, pending: str | None
+) -> tuple[int, str | None] | None:
+    for word in alternative:
+        if pending is not None:
+            if word != pending:
+                return None
+            pending = None
+        elif position < len(words) and words[position] == word and not word.startswith("'"):
+            position += 1
+        elif position < len(words) and (pair := split_clitic(words[position])) and pair[0] == word:
+            pending, position = pair[1], position + 1
+        else:
+            return None
+    return position, pending
+
+
+_PIECES = [
+    "a",
+    "b",
+    "we'll",
+    "we",
+    "is",
+    "(a | b)",
+    "b?",
+    "{future}",
+    "[0-2]",
+    "[1-3 {filler}]",
+    "(we | a b)",
+]
+_WORDS = ["a", "b", "we", "we'll", "will", "is", "just", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_PIECES), min_size=1, max_size=5).map(lambda parts: ["a", *parts, "b"]),
+    st.lists(st.sampled_from(_WORDS), max_size=10),
+)
+def test_the_memoised_matcher_finds_the_longest_match_the_reference_finds(
+    parts: list[str], words: list[str]
+) -> None:
+    phrase = compile_phrase(" ".join(parts), SLOTS)
+    tokens = TokenizedText(" ".join(words))
+    for start in range(len(tokens.words)):
+        ends = _reference_ends(phrase, tokens.words, start)
+        assert phrase.longest_at(tokens, start) == (max(ends) if ends else -1)

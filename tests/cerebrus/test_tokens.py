@@ -1,0 +1,63 @@
+"""The tokenizer every text check shares: whole tokens, folded, with exact spans into the original."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cerebrus.text import fold
+from cerebrus.tokens import TokenizedText, split_clitic, tokens_of
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Can't wait, we'll see!", ["can't", "wait", "we'll", "see"]),
+        ("Send it by e-mail to 555-2580.", ["send", "it", "by", "e-mail", "to", "555-2580"]),
+        ("Total: $1,950.00 or 1.950,00", ["total", "1,950.00", "or", "1.950,00"]),
+        ("Ends with a comma, 1, 2. Then 3.5", ["ends", "with", "a", "comma", "1", "2", "then", "3.5"]),
+        ("Código DE ÉRROR", ["codigo", "de", "error"]),
+        ("We’ll text you — it’s fine", ["we'll", "text", "you", "it's", "fine"]),  # curly → straight
+        ("ﬁle Ｔｏｏｌ", ["file", "tool"]),  # compatibility forms (NFKC) fold too
+        ("snake_case 'quoted' -dash-", ["snake", "case", "quoted", "dash"]),
+        ("", []),
+    ],
+)
+def test_tokens_are_runs_of_letters_and_digits_with_internal_joiners(text: str, words: list[str]) -> None:
+    assert list(TokenizedText(text).words) == words
+    assert tokens_of(text) == words
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "stop", "quote"),
+    [
+        ("Our SYSTEM is down", 1, 4, "SYSTEM is down"),
+        ("El técnico va a pasar", 0, 2, "El técnico"),
+        ("Co\u0301digo de error", 0, 1, "Co\u0301digo"),  # a decomposed accent stays in the quote
+        ("We’ll send it", 0, 2, "We’ll send"),
+        ("İstanbul office", 1, 2, "office"),  # İ folds to two characters
+    ],
+)
+def test_spans_quote_the_original_text(text: str, first: int, stop: int, quote: str) -> None:
+    tokens = TokenizedText(text)
+    span = tokens.span(first, stop)
+    assert text[span.start : span.end] == quote
+
+
+def test_the_vocabulary_holds_contraction_bases_for_pattern_starts() -> None:
+    tokens = TokenizedText("We'll call; I can't.")
+    assert {"we'll", "we", "can't", "can", "call", "i"} <= tokens.vocabulary
+    assert tokens.positions["we"] == [0]
+    assert split_clitic("we'll") == ("we", "'ll")
+    assert split_clitic("plain") is None
+
+
+@given(st.text(max_size=60))
+def test_every_token_span_quotes_the_text_it_was_read_from(text: str) -> None:
+    tokens = TokenizedText(text)
+    assert len(tokens.bounds) == len(tokens.words)
+    for position, word in enumerate(tokens.words):
+        span = tokens.span(position, position + 1)
+        # Containment, not equality: one character may fold to several tokens ("¼" is 1⁄4).
+        assert word in fold(text[span.start : span.end])
