@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cerebrus.phrases import Choice, Phrase, PatternError, PhraseSet, compile_phrase
+from cerebrus.phrases import Choice, PatternError, Phrase, PhraseSet, compile_phrase
 from cerebrus.tokens import TokenizedText, split_clitic
 
 SLOTS = {

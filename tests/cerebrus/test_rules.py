@@ -156,7 +156,8 @@ patterns = [
         ("judged.toml", "calibrated_judged = ['empathy']", "not judged dimensions: empathy"),
         (
             "pattern.toml",
-            "[[promises]]\nid = 'x'\nrequires_fact = 'a'\npatterns = [{ id = 'x.en', pattern = '(we | i will' }]",
+            "[[promises]]\nid = 'x'\nrequires_fact = 'a'\n"
+            "patterns = [{ id = 'x.en', pattern = '(we | i will' }]",
             "pattern x.en: a group is not closed: missing ')'",
         ),
         (

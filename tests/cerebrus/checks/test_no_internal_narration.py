@@ -25,21 +25,63 @@ def narration(
     [
         ("Sorry, our system had an error.", "en", [("our system had an error", "narration.failure_en")]),
         ("Our system is down right now.", "en", [("Our system is down", "narration.failure_en")]),
-        ("The app is currently experiencing an outage.", "en", [("The app is currently experiencing an outage", "narration.failure_en")]),
-        ("My tools aren't loading, the platform isn't working.", "en", [("My tools", "machinery.my_tools"), ("the platform isn't working", "narration.failure_en")]),
+        (
+            "The app is currently experiencing an outage.",
+            "en",
+            [("The app is currently experiencing an outage", "narration.failure_en")],
+        ),
+        (
+            "My tools aren't loading, the platform isn't working.",
+            "en",
+            [("My tools", "machinery.my_tools"), ("the platform isn't working", "narration.failure_en")],
+        ),
         ("I can’t look up tour times right now.", "en", [("I can’t look up", "narration.cant_retrieve_en")]),
-        ("I'm unable to retrieve your ledger.", "en", [("I'm unable to retrieve", "narration.cant_retrieve_en")]),
+        (
+            "I'm unable to retrieve your ledger.",
+            "en",
+            [("I'm unable to retrieve", "narration.cant_retrieve_en")],
+        ),
         ("We were unable to load it; the API is slow.", "en", [("the API", "machinery.the_api")]),
-        ("Per my instructions, the DATABASE says no.", "en", [("my instructions", "machinery.my_instructions"), ("DATABASE", "machinery.database")]),
-        ("Nuestro sistema falló y no pude consultar su saldo.", "es", [("Nuestro sistema falló", "narration.failure_es"), ("no pude consultar", "narration.cant_retrieve_es")]),
+        (
+            "Per my instructions, the DATABASE says no.",
+            "en",
+            [("my instructions", "machinery.my_instructions"), ("DATABASE", "machinery.database")],
+        ),
+        (
+            "Nuestro sistema falló y no pude consultar su saldo.",
+            "es",
+            [
+                ("Nuestro sistema falló", "narration.failure_es"),
+                ("no pude consultar", "narration.cant_retrieve_es"),
+            ],
+        ),
         ("El sistema tiene un error.", "es", [("El sistema tiene un error", "narration.failure_es")]),
-        ("Mi plataforma está temporalmente caído.", "es", [("Mi plataforma está temporalmente caído", "narration.failure_es")]),
-        ("No podemos cargar sus datos, hay un error interno.", "es", [("No podemos cargar", "narration.cant_retrieve_es"), ("error interno", "machinery.error_interno")]),
+        (
+            "Mi plataforma está temporalmente caído.",
+            "es",
+            [("Mi plataforma está temporalmente caído", "narration.failure_es")],
+        ),
+        (
+            "No podemos cargar sus datos, hay un error interno.",
+            "es",
+            [
+                ("No podemos cargar", "narration.cant_retrieve_es"),
+                ("error interno", "machinery.error_interno"),
+            ],
+        ),
         # Machinery vocabulary is jargon, internal in every language.
-        ("Revisé la base de datos y el system prompt.", "es", [("system prompt", "machinery.system_prompt"), ("base de datos", "machinery.base_de_datos")]),
-        ("The backend had a server error.", "es", [("backend", "machinery.backend"), ("server error", "machinery.server_error")]),
+        (
+            "Revisé la base de datos y el system prompt.",
+            "es",
+            [("system prompt", "machinery.system_prompt"), ("base de datos", "machinery.base_de_datos")],
+        ),
+        (
+            "The backend had a server error.",
+            "es",
+            [("backend", "machinery.backend"), ("server error", "machinery.server_error")],
+        ),
     ],
-)  # fmt: skip
+)
 def test_narration_fails_naming_the_pattern(draft: str, language: str, fired: list[tuple[str, str]]) -> None:
     result = narration(draft, language)
     assert result.outcome is Outcome.FAIL

@@ -12,34 +12,89 @@ from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import quotes, run_check
 
 ARRIVAL = [
-    ("We'll text you access instructions about an hour before.", "en", "We'll text you access instructions", "arrival.active_en"),
-    ("I will email you the arrival details tomorrow.", "en", "I will email you the arrival details", "arrival.active_en"),
-    ("We’ll send your entry information soon.", "en", "We’ll send your entry information", "arrival.active_en"),
-    ("The office is going to text you the gate code.", "en", "The office is going to text you the gate code", "arrival.active_en"),
-    ("Access instructions will be texted to you.", "en", "Access instructions will be texted", "arrival.passive_en"),
+    (
+        "We'll text you access instructions about an hour before.",
+        "en",
+        "We'll text you access instructions",
+        "arrival.active_en",
+    ),
+    (
+        "I will email you the arrival details tomorrow.",
+        "en",
+        "I will email you the arrival details",
+        "arrival.active_en",
+    ),
+    (
+        "We’ll send your entry information soon.",
+        "en",
+        "We’ll send your entry information",
+        "arrival.active_en",
+    ),
+    (
+        "The office is going to text you the gate code.",
+        "en",
+        "The office is going to text you the gate code",
+        "arrival.active_en",
+    ),
+    (
+        "Access instructions will be texted to you.",
+        "en",
+        "Access instructions will be texted",
+        "arrival.passive_en",
+    ),
     ("Your lockbox code will be sent tonight.", "en", "lockbox code will be sent", "arrival.passive_en"),
-    ("Te enviaremos las instrucciones de acceso mañana.", "es", "Te enviaremos las instrucciones de acceso", "arrival.active_es"),
-    ("Le mandaremos instrucciones de llegada.", "es", "Le mandaremos instrucciones de llegada", "arrival.active_es"),
+    (
+        "Te enviaremos las instrucciones de acceso mañana.",
+        "es",
+        "Te enviaremos las instrucciones de acceso",
+        "arrival.active_es",
+    ),
+    (
+        "Le mandaremos instrucciones de llegada.",
+        "es",
+        "Le mandaremos instrucciones de llegada",
+        "arrival.active_es",
+    ),
     ("Le mandaré el código de entrada.", "es", "Le mandaré el código de entrada", "arrival.active_es"),
-    ("Las instrucciones de acceso se enviarán por SMS.", "es", "Las instrucciones de acceso se enviarán", "arrival.passive_es"),
-]  # fmt: skip
+    (
+        "Las instrucciones de acceso se enviarán por SMS.",
+        "es",
+        "Las instrucciones de acceso se enviarán",
+        "arrival.passive_es",
+    ),
+]
 VENDOR = [
-    ("A technician will be there tomorrow between 9 and 11.", "en", "technician will be there", "visit.trade_en"),
-    ("A plumber from Desert Flow Plumbing will come by at 10.", "en", "plumber from Desert Flow Plumbing will come by", "visit.trade_en"),
+    (
+        "A technician will be there tomorrow between 9 and 11.",
+        "en",
+        "technician will be there",
+        "visit.trade_en",
+    ),
+    (
+        "A plumber from Desert Flow Plumbing will come by at 10.",
+        "en",
+        "plumber from Desert Flow Plumbing will come by",
+        "visit.trade_en",
+    ),
     ("We'll send a technician out this afternoon.", "en", "We'll send a technician", "visit.send_en"),
     ("A maintenance tech will be there by 3 PM.", "en", "maintenance tech will be there", "visit.trade_en"),
     ("The HVAC tech is going to swing by.", "en", "HVAC tech is going to swing by", "visit.trade_en"),
     ("I'll have a locksmith come by.", "en", "I'll have a locksmith come by", "visit.have_en"),
     ("El técnico va a pasar mañana.", "es", "El técnico va a pasar", "visit.trade_es"),
-    ("Un técnico de Calor Pro HVAC pasará hoy.", "es", "Un técnico de Calor Pro HVAC pasará", "visit.trade_es"),
+    (
+        "Un técnico de Calor Pro HVAC pasará hoy.",
+        "es",
+        "Un técnico de Calor Pro HVAC pasará",
+        "visit.trade_es",
+    ),
     ("Vamos a enviar a un plomero en la tarde.", "es", "Vamos a enviar a un plomero", "visit.send_es"),
-]  # fmt: skip
+]
 # Only in a maintenance intent: a generic subject is a visit promise there, not on a tour.
 GENERIC = [
     ("Someone will be there to look at the leak.", "en", "Someone will be there", "visit.generic_en"),
     ("Someone'll stop by this afternoon.", "en", "Someone'll stop by", "visit.generic_en"),
     ("Alguien irá a revisar la fuga.", "es", "Alguien irá", "visit.generic_es"),
-]  # fmt: skip
+]
 
 
 def promise(
