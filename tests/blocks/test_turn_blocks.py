@@ -141,3 +141,22 @@ def test_owner_override_groups_by_owner_not_layer() -> None:
     content = build((grade, conversation))
     assert "double reply" in section_with(content, "Ours (context/tools/data)")
     assert grade.turns[0].level is Level.HOLD
+
+
+def test_the_rule_entry_that_fired_is_small_print_in_the_thread_reply_only() -> None:
+    conversation = synthetic_conversation(["Sorry, our system is down."])
+    narration = dim(
+        "no_internal_narration",
+        Layer.OUTPUT,
+        level=Level.BLOCK,
+        evidence=(
+            Evidence(message_id="out0", quote="our system is down", rule_entry="narration.failure_en"),
+        ),
+    )
+    grade = conversation_grade(conversation, [], [turn_grade("turn-0", "out0", 1, [narration])])
+    claras = section_with(build((grade, conversation)), "Clara's")
+    assert "“our system is down” · _rule: narration.failure_en_" in claras
+    parent = build_conversation_blocks(
+        grade, conversation, machine_grade_id=None, conversation_url=None, idempotency_key="k"
+    )
+    assert "narration.failure_en" not in visible_text(parent)

@@ -27,8 +27,6 @@ WITHOUT_ARRIVAL_PROMISE = """\
 # The arrival-instructions promise rule, switched off (as it was before the grader learned it).
 [[promises]]
 id = "arrival_instructions"
-patterns = {}
-requires_fact = "arrival_instructions"
 enabled = false
 """
 MORNING = datetime(2026, 11, 30, 15, 0, tzinfo=UTC)

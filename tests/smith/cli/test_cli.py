@@ -200,3 +200,19 @@ def test_schema_prints_the_contract(tmp_path: Path) -> None:
     assert schema["$id"] == SCHEMA_ID
     assert "conversation_id" in schema["properties"]
     assert schema["additionalProperties"] is False
+
+
+def test_grade_json_names_the_rule_entry_that_fired(tmp_path: Path) -> None:
+    example = DEMO_DATA / "camellia-double-send.json"
+    result = run_smith(tmp_path, "grade", str(example), "--json")
+    assert result.code == 0, result.stderr
+    graded = json.loads(result.stdout)
+    entries = {
+        (dimension["check"], evidence["rule_entry"])
+        for turn in graded["turns"]
+        for dimension in turn["dimensions"]
+        for evidence in dimension["evidence"]
+        if evidence["rule_entry"]
+    }
+    assert ("no_internal_narration", "narration.failure_en") in entries
+    assert ("no_access_code_to_prospect", "access_code.whole_token") in entries
