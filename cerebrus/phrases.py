@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from cerebrus.text import fold
-from cerebrus.tokens import TokenizedText, split_clitic
+from cerebrus.tokens import TokenizedText, first_piece, split_clitic, word_pieces
 
 MAX_GAP = 8
 # A group expands to the product of its slots' entries: past this, a pattern is surely a mistake.
@@ -72,6 +72,15 @@ class Phrase:
     source: str
     elements: tuple[Element, ...]
     first_words: frozenset[str]
+    # For each element a match cannot do without, pieces at least one of which the text must hold
+    # (see cerebrus.tokens.first_piece): most texts lack one and are dismissed by set operations.
+    required: tuple[frozenset[bytes], ...]
+
+    def may_occur(self, pieces: frozenset[bytes]) -> bool:
+        for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for every draft)
+            if needed.isdisjoint(pieces):
+                return False
+        return True
 
     def longest_at(self, text: TokenizedText, start: int) -> int:
         """The end (exclusive token index) of the longest match starting at token `start`, or -1."""
@@ -326,7 +335,28 @@ def _finish(source: str, elements: tuple[Element, ...]) -> Phrase:
             first.add(words[0])
         if not element.optional:
             break
-    return Phrase(source, elements, frozenset(first))
+    return Phrase(source, elements, frozenset(first), _required(elements))
+
+
+def _required(elements: tuple[Element, ...]) -> tuple[frozenset[bytes], ...]:
+    """Per non-optional element, one piece of each alternative: the longest of its words' pieces
+    (every piece of every word must be in a matching text; a long one is the most telling, and a
+    clitic's counts too: "'ll" is there only when some token ends in it). An element with an
+    alternative that has no piece at all adds no condition."""
+    required: list[frozenset[bytes]] = []
+    for element in elements:
+        if isinstance(element, Gap) or element.optional:
+            continue
+        pieces: set[bytes] = set()
+        for alternative in element.alternatives:
+            own = [piece for word in alternative for piece in word_pieces(word)]
+            if not own:
+                break
+            pieces.add(max(own, key=len))
+        else:
+            required.append(frozenset(pieces))
+    # The smallest sets first: they tend to rule a text out soonest.
+    return tuple(sorted(required, key=len))
 
 
 # --- sets of patterns ------------------------------------------------------------------------------
@@ -338,30 +368,45 @@ class PhraseSet(Generic[T]):
 
     def __init__(self, entries: Iterable[tuple[Phrase, T]]) -> None:
         self.entries = tuple(entries)
-        index: dict[str, list[int]] = {}
+        # Entries by the words a match can begin with (exact, for a match at a given token), and by
+        # those words' first pieces (for the pre-filter); `_anywhere`: entries the pieces cannot rule out.
+        by_word: dict[str, list[int]] = {}
+        by_piece: dict[bytes, list[int]] = {}
+        anywhere: list[int] = []
         for number, (phrase, _) in enumerate(self.entries):
             for word in phrase.first_words:
-                index.setdefault(word, []).append(number)
-        self._index = index
-        self.first_words = frozenset(index)
+                by_word.setdefault(word, []).append(number)
+                piece = first_piece(word)
+                if piece is None:
+                    anywhere.append(number)
+                else:
+                    by_piece.setdefault(piece, []).append(number)
+        self._by_word = by_word
+        self._by_piece = by_piece
+        self._anywhere = tuple(dict.fromkeys(anywhere))
+        self._first_pieces = frozenset(by_piece)
 
     def __bool__(self) -> bool:
         return bool(self.entries)
 
     def may_match(self, text: TokenizedText) -> bool:
-        return not self.first_words.isdisjoint(text.vocabulary)
+        return bool(self._anywhere) or not self._first_pieces.isdisjoint(text.pieces)
 
     def scan(self, text: TokenizedText) -> list[tuple[Phrase, T, int, int]]:
         """Every entry's matches in the text, as (phrase, what it stands for, start, stop) token ranges,
         in entry order."""
-        found = self.first_words.intersection(text.vocabulary)
-        if not found:
+        pieces = text.pieces
+        found = self._first_pieces.intersection(pieces)
+        if not found and not self._anywhere:
             return []
-        numbers = sorted({number for word in found for number in self._index[word]})
+        numbers = sorted(
+            {number for piece in found for number in self._by_piece[piece]}.union(self._anywhere)
+        )
         hits: list[tuple[Phrase, T, int, int]] = []
         for number in numbers:
             phrase, payload = self.entries[number]
-            hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
+            if phrase.may_occur(pieces):
+                hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
         return hits
 
     def starting_at(self, text: TokenizedText, position: int) -> Iterator[tuple[Phrase, T, int]]:
@@ -369,11 +414,14 @@ class PhraseSet(Generic[T]):
         if position >= len(text.words):
             return
         token = text.words[position]
-        numbers = set(self._index.get(token, ()))
+        numbers = set(self._by_word.get(token, ()))
         if "'" in token and (pair := split_clitic(token)):
-            numbers.update(self._index.get(pair[0], ()))
+            numbers.update(self._by_word.get(pair[0], ()))
+        pieces = text.pieces
         for number in sorted(numbers):
             phrase, payload = self.entries[number]
+            if not phrase.may_occur(pieces):
+                continue
             stop = phrase.longest_at(text, position)
             if stop > position:
                 yield phrase, payload, stop

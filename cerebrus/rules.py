@@ -130,7 +130,12 @@ class Rules(_Frozen):
         ids = [promise.id for promise in self.promises]
         if len(ids) != len(set(ids)):
             raise ValueError("promise ids must be unique")
-        # Compiled here, once: a malformed pattern fails when the rules are loaded, not mid-grading.
+        return self
+
+    @model_validator(mode="after")
+    def _compile_once(self) -> Rules:
+        # Compiled here, once: a malformed pattern fails when the rules are loaded, not mid-grading,
+        # and the compiled patterns are cached on this object for every draft graded under it.
         self.__dict__["compiled"] = CompiledRules(self)
         return self
 

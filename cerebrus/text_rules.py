@@ -76,11 +76,16 @@ class CompiledText:
         _unique(p.id for p in (*narration, *interrogatives, *(q for r in promises for q in r.patterns)))
         self.narration: PhraseSet[PhrasePattern] = PhraseSet(_compiled(narration, slots))
         self.interrogatives: PhraseSet[PhrasePattern] = PhraseSet(_compiled(interrogatives, slots))
-        self.promises: PhraseSet[PromiseHit] = PhraseSet(
+        compiled = [
             (phrase, (promise, pattern))
             for promise in promises
             if promise.enabled
             for phrase, pattern in _compiled(promise.patterns, slots)
+        ]
+        # Two sets, so a turn outside the maintenance intents never even tries their patterns.
+        self.promises: PhraseSet[PromiseHit] = PhraseSet(e for e in compiled if not e[1][1].maintenance_only)
+        self.maintenance_promises: PhraseSet[PromiseHit] = PhraseSet(
+            e for e in compiled if e[1][1].maintenance_only
         )
         self.maintenance_intents = frozenset(maintenance_intents)
 

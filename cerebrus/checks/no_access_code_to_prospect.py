@@ -5,7 +5,7 @@ from __future__ import annotations
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.text import mask_code
-from cerebrus.tokens import TokenizedText, tokens_of
+from cerebrus.tokens import TokenizedText, first_piece, tokens_of
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
@@ -14,8 +14,9 @@ RULE_ENTRY = "access_code.whole_token"
 # The finding most turns get, built once at import (a shared finding costs nothing per call).
 NO_CODE = passed("no_access_code", "The draft contains no access code.")
 
-CodeIndex = tuple[dict[str, str], dict[tuple[str, ...], str]]
-"""Codes by their one folded token, and codes that are several tokens (`12 34`) by their tokens."""
+CodeIndex = tuple[dict[str, str], dict[tuple[str, ...], str], frozenset[bytes] | None]
+"""Codes by their one folded token, codes that are several tokens (`12 34`) by their tokens, and the
+first pieces of every code (a draft holding none of them holds no code; None: cannot tell)."""
 
 
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.BLOCK)
@@ -29,15 +30,18 @@ def no_access_code_to_prospect(view: TurnView) -> Finding:
         return not_applicable("The turn answers no inbound message, so nobody is known to receive it.")
     if view.answered.role != "prospect":
         return not_applicable(f"The turn answers a {view.answered.role}, not a prospect.")
-    single, multiple = _index(view)
+    single, multiple, pieces = _index(view)
     tokens = view.tokens
     found: list[tuple[int, int, str]] = []
-    # One set look-up per token, however many codes are on file.
-    hits = tokens.vocabulary.intersection(single)
-    for word in hits:
-        found.extend((position, position + 1, single[word]) for position in tokens.positions[word])
-    for parts, code in multiple.items():
-        found.extend((start, start + len(parts), code) for start in _runs(tokens, parts))
+    # Set operations, however many codes are on file: first on the draft's pieces (no code's piece
+    # in the draft, no code), then one look-up per token.
+    if pieces is None or not pieces.isdisjoint(tokens.pieces):
+        for position, word in enumerate(tokens.words):
+            code = single.get(word)
+            if code is not None:
+                found.append((position, position + 1, code))
+        for parts, code in multiple.items():
+            found.extend((start, start + len(parts), code) for start in _runs(tokens, parts))
     if not found:
         return NO_CODE
     # The quote is left out on purpose: a receipt may never hold the code in clear.
@@ -63,13 +67,20 @@ def _index(view: TurnView) -> CodeIndex:
     if index is None:
         single: dict[str, str] = {}
         multiple: dict[tuple[str, ...], str] = {}
+        pieces: set[bytes] | None = set()
         for code in view.parent.access_codes:
             parts = tuple(tokens_of(code))
             if len(parts) == 1:
                 single[parts[0]] = code
             elif parts:
                 multiple[parts] = code
-        index = (single, multiple)
+            piece = first_piece(parts[0]) if parts else None
+            if piece is None:
+                # A code without a piece (non-ASCII letters only) cannot be ruled out by pieces.
+                pieces = None
+            elif pieces is not None:
+                pieces.add(piece)
+        index = (single, multiple, None if pieces is None else frozenset(pieces))
         derived[memo_key] = index
     return index
 

@@ -18,16 +18,16 @@ NO_PROMISE = not_applicable("The draft makes no promise a rule covers.")
 def no_ungrounded_policy_claim(view: TurnView) -> Finding:
     """A promise pattern matches the draft and its precondition is not on file: its requires_fact is
     empty, or its requires_tool succeeded neither in this turn nor in an earlier turn."""
-    promises = view.compiled.text.promises
+    text = view.compiled.text
     tokens = view.tokens
-    if not promises.may_match(tokens):
+    hits = text.promises.scan(tokens)
+    if view.turn.intent in text.maintenance_intents:
+        hits.extend(text.maintenance_promises.scan(tokens))
+    if not hits:
         return NO_PROMISE
     unbacked: list[Evidence] = []
     backed: list[Evidence] = []
-    maintenance = view.turn.intent in view.compiled.text.maintenance_intents
-    for _, (promise, pattern), start, stop in promises.scan(tokens):
-        if pattern.maintenance_only and not maintenance:
-            continue
+    for _, (promise, pattern), start, stop in hits:
         if pattern.language is not None and not applies(pattern, view.draft_language):
             continue
         if promise.requires_fact is not None:

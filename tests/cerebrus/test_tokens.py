@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cerebrus.text import fold
-from cerebrus.tokens import TokenizedText, split_clitic, tokens_of
+from cerebrus.tokens import TokenizedText, first_piece, split_clitic, tokens_of
 
 
 @pytest.mark.parametrize(
@@ -45,9 +45,9 @@ def test_spans_quote_the_original_text(text: str, first: int, stop: int, quote: 
     assert text[span.start : span.end] == quote
 
 
-def test_the_vocabulary_holds_contraction_bases_for_pattern_starts() -> None:
+def test_positions_hold_contraction_bases_for_pattern_starts() -> None:
     tokens = TokenizedText("We'll call; I can't.")
-    assert {"we'll", "we", "can't", "can", "call", "i"} <= tokens.vocabulary
+    assert {"we'll", "we", "can't", "can", "call", "i"} <= set(tokens.positions)
     assert tokens.positions["we"] == [0]
     assert split_clitic("we'll") == ("we", "'ll")
     assert split_clitic("plain") is None
@@ -61,3 +61,16 @@ def test_every_token_span_quotes_the_text_it_was_read_from(text: str) -> None:
         span = tokens.span(position, position + 1)
         # Containment, not equality: one character may fold to several tokens ("¼" is 1⁄4).
         assert word in fold(text[span.start : span.end])
+
+
+@given(st.text(max_size=60))
+def test_every_tokens_first_piece_is_among_the_texts_pieces(text: str) -> None:
+    # The pre-filters rest on this: a text holding a token holds that token's first piece.
+    tokens = TokenizedText(text)
+    for word in tokens.words:
+        piece = first_piece(word)
+        assert piece is None or piece in tokens.pieces
+        if "'" in word:
+            _, tail = split_clitic(word) or ("", "")
+            tail_piece = first_piece(tail)
+            assert tail_piece is None or tail_piece in tokens.pieces

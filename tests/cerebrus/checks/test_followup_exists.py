@@ -100,6 +100,7 @@ def test_sla_comes_from_the_rules() -> None:
         ("Gracias, nos vemos el jueves.", "es"),
         # Issue 9: `can` never matches inside "can't".
         ("Signed everything this morning. Can't wait to move in. Thanks!", "en"),
+        ("Can't wait to move in. Thanks!", "en"),
         ("Can't wait to move in", "en"),
         ("Will do, thanks!", "en"),
         ("Do let me know…", "en"),
