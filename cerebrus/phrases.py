@@ -75,6 +75,10 @@ class Phrase:
     # For each element a match cannot do without, pieces at least one of which the text must hold
     # (see cerebrus.tokens.first_piece): most texts lack one and are dismissed by set operations.
     required: tuple[frozenset[bytes], ...]
+    # Finds where a first word stands in the folded text (in C); a candidate must then start a token.
+    starter: re.Pattern[str]
+    # The most tokens a match can cover: matching at a place reads only that many tokens from it.
+    reach: int
 
     def may_occur(self, pieces: frozenset[bytes]) -> bool:
         for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for every draft)
@@ -87,20 +91,19 @@ class Phrase:
         return _Matcher(self.elements, text.words).longest(0, start, None)
 
     def finditer(self, text: TokenizedText) -> Iterator[tuple[int, int]]:
-        """Non-overlapping matches, leftmost first and longest, as token ranges [start, stop)."""
-        positions = text.positions
-        starts = sorted({p for word in self.first_words for p in positions.get(word, ())})
-        if not starts:
-            return
-        matcher = _Matcher(self.elements, text.words)
+        """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
+        text. Only the few tokens after each place a first word stands are cut, never the whole text."""
+        folded = text.folded.folded
         covered = 0
-        for start in starts:
-            if start < covered:
+        for found in self.starter.finditer(folded):
+            offset = found.start()
+            if offset < covered or not text.starts_token(offset):
                 continue
-            stop = matcher.longest(0, start, None)
-            if stop > start:
-                covered = stop
-                yield start, stop
+            words, bounds = text.window(offset, self.reach)
+            stop = _Matcher(self.elements, words).longest(0, 0, None)
+            if stop > 0:
+                covered = bounds[stop - 1][1]
+                yield offset, covered
 
 
 class _Matcher:
@@ -335,7 +338,11 @@ def _finish(source: str, elements: tuple[Element, ...]) -> Phrase:
             first.add(words[0])
         if not element.optional:
             break
-    return Phrase(source, elements, frozenset(first), _required(elements))
+    starter = re.compile("|".join(re.escape(word) for word in sorted(first, key=lambda w: (-len(w), w))))
+    reach = sum(
+        max(len(words) for words in e.alternatives) if isinstance(e, Choice) else e.most for e in elements
+    )
+    return Phrase(source, elements, frozenset(first), _required(elements), starter, reach)
 
 
 def _required(elements: tuple[Element, ...]) -> tuple[frozenset[bytes], ...]:
@@ -393,8 +400,8 @@ class PhraseSet(Generic[T]):
         return bool(self._anywhere) or not self._first_pieces.isdisjoint(text.pieces)
 
     def scan(self, text: TokenizedText) -> list[tuple[Phrase, T, int, int]]:
-        """Every entry's matches in the text, as (phrase, what it stands for, start, stop) token ranges,
-        in entry order."""
+        """Every entry's matches in the text, as (phrase, what it stands for, start, end) offsets in the
+        folded text (`text.folded.span` maps them to the original), in entry order."""
         pieces = text.pieces
         found = self._first_pieces.intersection(pieces)
         if not found and not self._anywhere:

@@ -81,9 +81,9 @@ def asks(view: ConversationView, message: Message) -> str | None:
         statement = end is not None and end.group()[-1] in ".!"
         if not statement and folded[start:stop].strip():
             first = tokens.token_at_offset(start)
-            if first < len(tokens.words) and tokens.bounds[first][0] < stop:
+            if first < len(tokens.words) and tokens.end_of(first) <= stop:
                 for _, pattern, after in interrogatives.starting_at(tokens, first):
-                    if tokens.bounds[after - 1][1] > stop:
+                    if tokens.end_of(after - 1) > stop:
                         continue  # a match must stay inside its sentence
                     if pattern.language is not None and not language:
                         language.append(language_of(message, view.rules.languages)[0])

@@ -90,6 +90,6 @@ def _runs(tokens: TokenizedText, parts: tuple[str, ...]) -> list[int]:
     words = tokens.words
     return [
         start
-        for start in tokens.positions.get(parts[0], ())
+        for start in tokens.starts(frozenset(parts[:1]))
         if tuple(words[start : start + len(parts)]) == parts
     ]

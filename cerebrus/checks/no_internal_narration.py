@@ -38,7 +38,10 @@ def no_internal_narration(view: TurnView) -> Finding:
             if pattern.language is None or applies(pattern, view.draft_language):
                 evidence.append(
                     draft_evidence(
-                        view, tokens.span(start, stop), detail="narrates the machinery", rule_entry=pattern.id
+                        view,
+                        tokens.folded.span(start, stop),
+                        detail="narrates the machinery",
+                        rule_entry=pattern.id,
                     )
                 )
     if view.failed_tools:

@@ -38,7 +38,7 @@ def no_ungrounded_policy_claim(view: TurnView) -> Finding:
             missing = f"no successful {promise.requires_tool} call in this turn or before"
         receipt = draft_evidence(
             view,
-            tokens.span(start, stop),
+            tokens.folded.span(start, stop),
             fact_key=promise.requires_fact,
             tool_name=promise.requires_tool,
             detail=f"promise {promise.id}" + ("" if grounded else f": {missing}"),

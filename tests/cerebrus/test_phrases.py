@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cerebrus.phrases import Choice, PatternError, Phrase, PhraseSet, compile_phrase
-from cerebrus.tokens import TokenizedText, split_clitic
+from cerebrus.tokens import _TOKEN, TokenizedText, split_clitic
 
 SLOTS = {
     "future": ["will", "'ll", "is going to"],
@@ -23,8 +23,8 @@ def matches(pattern: str, text: str) -> list[str]:
     phrase = compile_phrase(pattern, SLOTS)
     tokens = TokenizedText(text)
     quotes = []
-    for start, stop in phrase.finditer(tokens):
-        span = tokens.span(start, stop)
+    for start, end in phrase.finditer(tokens):
+        span = tokens.folded.span(start, end)
         quotes.append(text[span.start : span.end])
     return quotes
 
@@ -112,8 +112,8 @@ def test_a_set_dismisses_texts_without_any_first_word() -> None:
     phrases = PhraseSet([(compile_phrase("{trade} {future} {visit}", SLOTS), "visit")])
     assert not phrases.may_match(TokenizedText("Thanks, see you soon."))
     assert phrases.scan(TokenizedText("Thanks, see you soon.")) == []
-    [(_, payload, start, stop)] = phrases.scan(TokenizedText("ok, the plumber will fix it"))
-    assert (payload, start, stop) == ("visit", 2, 5)
+    [(_, payload, start, end)] = phrases.scan(TokenizedText("ok, the plumber will fix it"))
+    assert (payload, start, end) == ("visit", 8, 24)
 
 
 def test_matching_stays_linear_on_adversarial_gaps() -> None:
@@ -210,3 +210,42 @@ def test_the_memoised_matcher_finds_the_longest_match_the_reference_finds(
     for start in range(len(tokens.words)):
         ends = _reference_ends(phrase, tokens.words, start)
         assert phrase.longest_at(tokens, start) == (max(ends) if ends else -1)
+
+
+def _reference_finditer(phrase: Phrase, tokens: TokenizedText) -> list[tuple[int, int]]:
+    """Leftmost-longest, non-overlapping matches over the whole token list, as folded offsets."""
+    bounds = [match.span() for match in _TOKEN.finditer(tokens.folded.folded)]
+    found: list[tuple[int, int]] = []
+    position = 0
+    while position < len(tokens.words):
+        stop = phrase.longest_at(tokens, position)
+        if stop > position:
+            found.append((bounds[position][0], bounds[stop - 1][1]))
+            position = stop
+        else:
+            position += 1
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.tuples(
+        st.sampled_from(["a", "we", "(we | a b)", "is"]), st.lists(st.sampled_from(_PIECES), max_size=4)
+    ).map(lambda pair: [pair[0], *pair[1], "b"]),
+    st.lists(st.sampled_from([*_WORDS, "a-b", "ab", "ba", "x.a", "1,2", "a'b", "we's"]), max_size=10),
+    st.sampled_from([" ", ", ", "-", "'", ". "]),
+)
+def test_matching_from_where_first_words_stand_equals_matching_every_token(
+    parts: list[str], words: list[str], separator: str
+) -> None:
+    phrase = compile_phrase(" ".join(parts), SLOTS)
+    tokens = TokenizedText(separator.join(words))
+    assert list(phrase.finditer(tokens)) == _reference_finditer(phrase, tokens)
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab9 '-.,_\u2010é")), max_size=30))
+def test_a_token_starts_exactly_where_the_tokenizer_starts_one(text: str) -> None:
+    tokens = TokenizedText(text)
+    folded = tokens.folded.folded
+    starts = {match.start() for match in _TOKEN.finditer(folded)}
+    assert {offset for offset in range(len(folded)) if tokens.starts_token(offset)} == starts

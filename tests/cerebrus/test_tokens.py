@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cerebrus.text import fold
-from cerebrus.tokens import TokenizedText, first_piece, split_clitic, tokens_of
+from cerebrus.tokens import _TOKEN, TokenizedText, first_piece, split_clitic, tokens_of
 
 
 @pytest.mark.parametrize(
@@ -45,10 +45,10 @@ def test_spans_quote_the_original_text(text: str, first: int, stop: int, quote: 
     assert text[span.start : span.end] == quote
 
 
-def test_positions_hold_contraction_bases_for_pattern_starts() -> None:
-    tokens = TokenizedText("We'll call; I can't.")
-    assert {"we'll", "we", "can't", "can", "call", "i"} <= set(tokens.positions)
-    assert tokens.positions["we"] == [0]
+def test_starts_include_contraction_bases() -> None:
+    tokens = TokenizedText("We'll call; I can't. We can.")
+    assert tokens.starts(frozenset({"we", "can"})) == [0, 3, 4, 5]
+    assert tokens.starts(frozenset({"can't"})) == [3]
     assert split_clitic("we'll") == ("we", "'ll")
     assert split_clitic("plain") is None
 
@@ -56,7 +56,6 @@ def test_positions_hold_contraction_bases_for_pattern_starts() -> None:
 @given(st.text(max_size=60))
 def test_every_token_span_quotes_the_text_it_was_read_from(text: str) -> None:
     tokens = TokenizedText(text)
-    assert len(tokens.bounds) == len(tokens.words)
     for position, word in enumerate(tokens.words):
         span = tokens.span(position, position + 1)
         # Containment, not equality: one character may fold to several tokens ("¼" is 1⁄4).
@@ -74,3 +73,15 @@ def test_every_tokens_first_piece_is_among_the_texts_pieces(text: str) -> None:
             _, tail = split_clitic(word) or ("", "")
             tail_piece = first_piece(tail)
             assert tail_piece is None or tail_piece in tokens.pieces
+
+
+@given(st.text(alphabet=st.sampled_from(list("aZé9 '-.,_\u2010ßﬁ¼İ\u0301!")), max_size=40))
+def test_spans_agree_with_the_token_regex(text: str) -> None:
+    # The lazily found bounds (one find per token) are exactly the regex's match spans.
+    tokens = TokenizedText(text)
+    folded = tokens.folded.folded
+    expected = [match.span() for match in _TOKEN.finditer(folded)]
+    assert [m.group() for m in _TOKEN.finditer(folded)] == list(tokens.words)
+    for index, (start, end) in enumerate(expected):
+        assert tokens.end_of(index) == end
+        assert tokens.token_at_offset(start) == index
