@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from cerebrus.text import fold
-from cerebrus.tokens import TokenizedText, first_piece, split_clitic, word_pieces
+from cerebrus.tokens import TokenizedText, split_clitic, word_pieces
 
 MAX_GAP = 8
 # A group expands to the product of its slots' entries: past this, a pattern is surely a mistake.
@@ -36,6 +36,13 @@ _LEXEME = re.compile(
 _GAP = re.compile(r"^\[\s*(\d+)\s*-\s*(\d+)\s*(?:tokens?)?\s*(?:\{\s*([\w.-]+)\s*\})?\s*\]$")
 _SLOT = re.compile(r"^\{\s*([\w.-]+)\s*\}$")
 _ONE_TOKEN = re.compile(r"^'?[^\W_]+(?:(?:['\-\u2010]|(?<=\d)[.,](?=\d))[^\W_]+)*$")
+
+# Words in nearly every English or Spanish draft: a condition made of them rules out nothing.
+_COMMON = frozenset(
+    b"a an the and or to of in on for is are be was will have has our your you we i it this that "
+    b"with at by from el la los las un una de y en que no mi su".split()
+)
+
 
 Words = tuple[str, ...]
 T = TypeVar("T")
@@ -73,7 +80,7 @@ class Phrase:
     elements: tuple[Element, ...]
     first_words: frozenset[str]
     # For each element a match cannot do without, pieces at least one of which the text must hold
-    # (see cerebrus.tokens.first_piece): most texts lack one and are dismissed by set operations.
+    # (see cerebrus.tokens.word_pieces): most texts lack one and are dismissed by set operations.
     required: tuple[frozenset[bytes], ...]
     # Finds where a first word stands in the folded text (in C); a candidate must then start a token.
     starter: re.Pattern[str]
@@ -346,8 +353,8 @@ def _finish(source: str, elements: tuple[Element, ...]) -> Phrase:
 
 
 def _required(elements: tuple[Element, ...]) -> tuple[frozenset[bytes], ...]:
-    """Per non-optional element, one piece of each alternative: the longest of its words' pieces
-    (every piece of every word must be in a matching text; a long one is the most telling, and a
+    """Per non-optional element, one piece of each alternative: the longest uncommon one of its words'
+    pieces (every piece of every word must be in a matching text; a long one is the most telling, and a
     clitic's counts too: "'ll" is there only when some token ends in it). An element with an
     alternative that has no piece at all adds no condition."""
     required: list[frozenset[bytes]] = []
@@ -359,7 +366,7 @@ def _required(elements: tuple[Element, ...]) -> tuple[frozenset[bytes], ...]:
             own = [piece for word in alternative for piece in word_pieces(word)]
             if not own:
                 break
-            pieces.add(max(own, key=len))
+            pieces.add(max(own, key=lambda piece: (piece not in _COMMON, len(piece))))
         else:
             required.append(frozenset(pieces))
     # The smallest sets first: they tend to rule a text out soonest.
@@ -369,41 +376,62 @@ def _required(elements: tuple[Element, ...]) -> tuple[frozenset[bytes], ...]:
 # --- sets of patterns ------------------------------------------------------------------------------
 
 
+def _telling(pieces: frozenset[bytes]) -> tuple[bool, int, int]:
+    """How well a condition rules texts out: no common word in it, then long pieces, then few."""
+    return (pieces.isdisjoint(_COMMON), min(map(len, pieces)), -len(pieces))
+
+
 class PhraseSet(Generic[T]):
     """Compiled phrases with what each stands for, indexed by the words a match can begin with: a text
     holding none of those words is dismissed with one set intersection."""
 
     def __init__(self, entries: Iterable[tuple[Phrase, T]]) -> None:
         self.entries = tuple(entries)
-        # Entries by the words a match can begin with (exact, for a match at a given token), and by
-        # those words' first pieces (for the pre-filter); `_anywhere`: entries the pieces cannot rule out.
+        # Entries by the words a match can begin with (for a match at a given token), and by the
+        # pieces of their most telling condition (for the pre-filter: "the" is in every draft, "api"
+        # in few); `_anywhere`: entries the pieces cannot rule out.
         by_word: dict[str, list[int]] = {}
         by_piece: dict[bytes, list[int]] = {}
         anywhere: list[int] = []
         for number, (phrase, _) in enumerate(self.entries):
             for word in phrase.first_words:
                 by_word.setdefault(word, []).append(number)
-                piece = first_piece(word)
-                if piece is None:
-                    anywhere.append(number)
-                else:
-                    by_piece.setdefault(piece, []).append(number)
+            if not phrase.required:
+                anywhere.append(number)
+                continue
+            key = max(phrase.required, key=_telling)
+            for piece in key:
+                by_piece.setdefault(piece, []).append(number)
         self._by_word = by_word
         self._by_piece = by_piece
         self._anywhere = tuple(dict.fromkeys(anywhere))
-        self._first_pieces = frozenset(by_piece)
+        self._key_pieces = frozenset(by_piece)
+        # The key pieces as plain substrings, minus those holding another ("tech" covers
+        # "technician"): a text holding none of them as a substring cannot match, which a few C-level
+        # substring searches say before the text's pieces are even cut.
+        keys = {piece.decode() for piece in by_piece}
+        self._gates = tuple(sorted(k for k in keys if not any(o != k and o in k for o in keys)))
 
     def __bool__(self) -> bool:
         return bool(self.entries)
 
     def may_match(self, text: TokenizedText) -> bool:
-        return bool(self._anywhere) or not self._first_pieces.isdisjoint(text.pieces)
+        if self._anywhere:
+            return True
+        folded = text.folded.folded
+        # A plain loop, not any(generator): it runs over every draft and usually finds nothing.
+        for gate in self._gates:  # noqa: SIM110
+            if gate in folded:
+                return True
+        return False
 
     def scan(self, text: TokenizedText) -> list[tuple[Phrase, T, int, int]]:
         """Every entry's matches in the text, as (phrase, what it stands for, start, end) offsets in the
         folded text (`text.folded.span` maps them to the original), in entry order."""
+        if not self.may_match(text):
+            return []
         pieces = text.pieces
-        found = self._first_pieces.intersection(pieces)
+        found = self._key_pieces.intersection(pieces)
         if not found and not self._anywhere:
             return []
         numbers = sorted(

@@ -10,6 +10,7 @@ from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
 RULE_ENTRY = "access_code.whole_token"
+FEW_CODES = 16
 
 # The finding most turns get, built once at import (a shared finding costs nothing per call).
 NO_CODE = passed("no_access_code", "The draft contains no access code.")
@@ -33,9 +34,14 @@ def no_access_code_to_prospect(view: TurnView) -> Finding:
     single, multiple, pieces = _index(view)
     tokens = view.tokens
     found: list[tuple[int, int, str]] = []
-    # Set operations, however many codes are on file: first on the draft's pieces (no code's piece
-    # in the draft, no code), then one look-up per token.
-    if pieces is None or not pieces.isdisjoint(tokens.pieces):
+    # A few codes: a substring search each says whether any can be there; many: set operations on
+    # the draft's pieces (no code's piece in the draft, no code). Then one look-up per token.
+    folded = tokens.folded.folded
+    if len(single) + len(multiple) <= FEW_CODES:
+        candidates = any(code in folded for code in single) or any(parts[0] in folded for parts in multiple)
+    else:
+        candidates = pieces is None or not pieces.isdisjoint(tokens.pieces)
+    if candidates:
         for position, word in enumerate(tokens.words):
             code = single.get(word)
             if code is not None:
