@@ -1,6 +1,8 @@
 """Money amounts in text, in the formats people write them (`$1,950`, `$1950.00`, `1,950 dollars`,
 `1.950 dólares`, `USD 1950`), and plain numbers in context (`1850`, `1,850`, `$1,850.00`).
 
+A money amount is a number with a currency marker (`$`, `US$`, `USD`, `dollars`, `dólares`); the
+message's language decides which of `.` and `,` is the decimal mark (see docs/amounts.md).
 Texts are scanned in folded form (lower-case, accents stripped), so `dólares` is `dolares` here.
 """
 
@@ -18,7 +20,7 @@ from gradecore.vocabulary import Span
 _NUMBER = r"(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
 _BOUNDED = rf"(?<![\w.,]){_NUMBER}(?![\d])"
 _CURRENCY_BEFORE = r"(?:us\$|\$|usd)"
-_CURRENCY_AFTER = r"(?:dollars?|dolares?|usd|bucks)"
+_CURRENCY_AFTER = r"(?:dollars?|dolares?|usd)"
 
 # The same number with its first digit spelled out before the alternation: the regex engine can
 # then skip ahead to the next digit in C instead of trying the whole pattern at every position
@@ -40,24 +42,32 @@ class MoneyMention:
     """An amount as written: its value and where it stands in the original text. The span (and so
     the quote) is worked out on first use: most amounts match the ledger and never need a receipt."""
 
-    __slots__ = ("_end", "_span", "_start", "_text", "value")
+    __slots__ = ("_span", "_text", "end", "number", "start", "value")
 
-    def __init__(self, value: float, text: FoldedText, start: int, end: int) -> None:
+    def __init__(self, value: float, text: FoldedText, start: int, end: int, number: str = "") -> None:
         self.value = value
+        # The number as written (`1.950`), and where the amount stands in the folded text (what label
+        # pairing measures distances in).
+        self.number = number
+        self.start = start
+        self.end = end
         self._text = text
-        self._start = start
-        self._end = end
         self._span: Span | None = None
 
     @property
     def span(self) -> Span:
         if self._span is None:
-            self._span = self._text.span(self._start, self._end)
+            self._span = self._text.span(self.start, self.end)
         return self._span
 
     @property
     def quote(self) -> str:
         return self._text.quote(self.span)
+
+    @property
+    def language_sensitive(self) -> bool:
+        """Whether en and es formatting read this number differently (`1.950`, `1,950`)."""
+        return parse_amount(self.number, ".") != parse_amount(self.number, ",")
 
     def __repr__(self) -> str:
         return f"MoneyMention(value={self.value!r}, quote={self.quote!r})"
@@ -73,14 +83,43 @@ def parse_number(text: str) -> float:
     return float(text.replace(",", "").replace(".", ""))
 
 
-def money_in(folded: FoldedText) -> list[MoneyMention]:
-    """Every money amount written in a text, with its span and quote in the original text."""
+DECIMAL_MARKS: dict[str, str] = {"en": ".", "es": ","}
+"""The decimal mark of each language whose money formatting is known (the other mark groups thousands)."""
+
+
+def parse_amount(text: str, decimal_mark: str | None) -> float:
+    """A written number read with a language's decimal mark (`1.950` is 1.95 in en and 1950 in es;
+    `1,950` the other way round). A number that does not follow that language's convention (`1.950,00`
+    in an English message, or no known language) is read by `parse_number`'s shape rule instead."""
+    if decimal_mark is None or not _follows(text, decimal_mark):
+        return parse_number(text)
+    whole, _, fraction = text.partition(decimal_mark)
+    digits = whole.replace("," if decimal_mark == "." else ".", "")
+    return float(f"{digits}.{fraction}") if fraction else float(digits)
+
+
+def _follows(text: str, decimal_mark: str) -> bool:
+    """Whether a number is well formed with this decimal mark: at most one of it, after every
+    thousands mark, and thousands groups of three digits."""
+    thousands = "," if decimal_mark == "." else "."
+    if text.count(decimal_mark) > 1:
+        return False
+    whole, _, fraction = text.partition(decimal_mark)
+    if thousands in fraction:
+        return False
+    groups = whole.split(thousands)
+    return all(len(group) == 3 for group in groups[1:]) and len(groups[0]) >= 1
+
+
+def money_in(folded: FoldedText, decimal_mark: str | None = None) -> list[MoneyMention]:
+    """Every money amount written in a text, with its span and quote in the original text; numbers
+    are read with `decimal_mark` (the message's language's, see DECIMAL_MARKS) when it is known."""
     text = folded.folded
     # Most texts name no currency at all: spelled out, the tests cost a few substring searches.
     # Every currency-first match holds `$` or `usd`; every currency-after match one of the words.
     usd = "usd" in text
     signed = usd or "$" in text
-    spelled = usd or "dollar" in text or "dolar" in text or "buck" in text
+    spelled = usd or "dollar" in text or "dolar" in text
     if not (signed or spelled):
         return []
     found: dict[int, tuple[int, str]] = {}
@@ -100,7 +139,8 @@ def money_in(folded: FoldedText) -> list[MoneyMention]:
                 continue
             found[start] = (match.end(), match.group("number"))
     return [
-        MoneyMention(parse_number(found[start][1]), folded, start, found[start][0]) for start in sorted(found)
+        MoneyMention(parse_amount(found[start][1], decimal_mark), folded, start, *found[start])
+        for start in sorted(found)
     ]
 
 
