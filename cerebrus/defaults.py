@@ -136,3 +136,9 @@ COUNT_WORDS: dict[str, list[str]] = {
 
 UNLABELLED: tuple[str, ...] = ("rent", "renta")
 """Words that name no particular ledger item, so never a label (`monthly rent`)."""
+
+# --- reply_language_matches: a detected language below this confidence is "language unclear" ---
+
+LANGUAGE_CONFIDENCE = 0.75
+"""Monolingual messages of a few words detect at 0.8 or more; mixed en/es ones ("Ok gracias, I'll try
+that mañana") land between 0.6 and 0.75, where naming one language would be a guess."""

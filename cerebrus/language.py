@@ -11,10 +11,11 @@ from functools import lru_cache
 
 from lingua import IsoCode639_1, Language, LanguageDetector, LanguageDetectorBuilder
 
+from cerebrus import defaults
 from gradecore.contract import Message
 
 MIN_WORDS = 3
-MIN_CONFIDENCE = 0.6
+MIN_CONFIDENCE = defaults.LANGUAGE_CONFIDENCE
 
 
 @lru_cache(maxsize=256)

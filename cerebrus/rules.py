@@ -97,7 +97,7 @@ class Thresholds(_Frozen):
     max_iterations: int = Field(default=6, ge=1)
     token_budget: int = Field(default=60_000, ge=1)
     # --- reply_language_matches: a detected language below this confidence is "language unclear" ---
-    language_confidence: float = Field(default=0.6, gt=0, le=1)
+    language_confidence: float = Field(default=defaults.LANGUAGE_CONFIDENCE, gt=0, le=1)
 
     @field_validator("followup_sla", "escalation_sla", "burst_window")
     @classmethod
