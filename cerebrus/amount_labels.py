@@ -8,7 +8,7 @@ the rules' `amount_labels` gives the key's labels; see docs/amounts.md.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -17,6 +17,8 @@ from cerebrus.text import fold
 
 _BEDROOM_KEY = re.compile(r"(?:^|_)(\d)_?(?:br|bd|bed|beds|bedroom|bedrooms)(?:_|$)")
 _STUDIO_KEY = re.compile(r"(?:^|_)studio(?:_|$)")
+# A token: letters and digits with internal apostrophes or hyphens (`2-bedroom`, `can't` are one).
+_TOKEN = re.compile(r"\w+(?:['-]\w+)*")
 # Sentences end at `.`, `!` or `?` followed by white space, or at a line break: `$1,950.00` is no end.
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s)|\n")
 
@@ -46,19 +48,39 @@ def _bedroom_labels(count: int) -> tuple[str, ...]:
     )
 
 
+LabelEntry = tuple[tuple[str, ...], tuple[str, ...]]
+"""A label as a token sequence, and the ledger keys it names."""
+
+
 @dataclass(frozen=True)
 class LabelMatcher:
-    """The labels of one ledger, compiled: one pattern, and which keys each folded label names."""
+    """The labels of one ledger as token sequences, found by their first token (matching stays linear
+    in the text; at one position the longest label wins: "pet deposit", not "deposit")."""
 
-    pattern: re.Pattern[str] | None
-    keys_of: Mapping[str, tuple[str, ...]]
+    by_first_token: Mapping[str, tuple[LabelEntry, ...]]
 
-    def labels_in(self, folded: str) -> list[tuple[int, int, str]]:
-        """Each label in a folded text as (start, end, folded label), left to right; at one position the
-        longest label wins ("pet deposit", not "deposit")."""
-        if self.pattern is None:
-            return []
-        return [(m.start(), m.end(), " ".join(m.group().split())) for m in self.pattern.finditer(folded)]
+    def paired_keys(self, folded: str, amount_start: int, previous_end: int) -> tuple[str, ...]:
+        """The ledger keys an amount starting at `amount_start` in a folded text is paired with: those
+        of the nearest label before it in its sentence with no other amount between them
+        (`previous_end`: where the amount before it ends, 0 when none); () when no label qualifies.
+
+        Only that stretch of text is read: a label elsewhere cannot pair with this amount."""
+        if not self.by_first_token:
+            return ()
+        floor = previous_end
+        for end in _SENTENCE_END.finditer(folded, previous_end, amount_start):
+            floor = end.end()
+        tokens = _TOKEN.findall(folded, floor, amount_start)
+        nearest: tuple[str, ...] = ()
+        position = 0
+        while position < len(tokens):
+            step = 1
+            for words, keys in self.by_first_token.get(tokens[position], ()):
+                if tuple(tokens[position : position + len(words)]) == words:
+                    nearest, step = keys, len(words)
+                    break
+            position += step
+        return nearest
 
 
 def label_matcher(keys: Sequence[str], overrides: Mapping[str, Sequence[str]]) -> LabelMatcher:
@@ -70,40 +92,15 @@ def label_matcher(keys: Sequence[str], overrides: Mapping[str, Sequence[str]]) -
 @lru_cache(maxsize=256)
 def _label_matcher(keys: tuple[str, ...], overrides: tuple[tuple[str, tuple[str, ...]], ...]) -> LabelMatcher:
     given = dict(overrides)
-    unlabelled = {fold(word) for word in defaults.UNLABELLED}
-    keys_of: dict[str, list[str]] = {}
+    unlabelled = {(fold(word),) for word in defaults.UNLABELLED}
+    keys_of: dict[tuple[str, ...], list[str]] = {}
     for key in keys:
         for label in given.get(key, derived_labels(key)):
-            folded = " ".join(fold(label).split())
-            if folded and folded not in unlabelled:
-                keys_of.setdefault(folded, []).append(key)
-    return LabelMatcher(_pattern(keys_of), {label: tuple(found) for label, found in keys_of.items()})
-
-
-def _pattern(labels: Iterable[str]) -> re.Pattern[str] | None:
-    ordered = sorted(labels, key=lambda label: (-len(label), label))
-    if not ordered:
-        return None
-    alternatives = [r"\s+".join(re.escape(word) for word in label.split()) for label in ordered]
-    # Whole tokens only: a token may hold internal apostrophes or hyphens, so "deposit" is not a label
-    # inside "deposit-free" and "2 bedroom" not inside "12 bedroom".
-    return re.compile(r"(?<!\w)(?<!\w['-])(?:" + "|".join(alternatives) + r")(?![\w]|['-]\w)")
-
-
-def sentence_starts(folded: str) -> list[int]:
-    """Where each sentence of a folded text starts (the first at 0)."""
-    return [0, *(match.end() for match in _SENTENCE_END.finditer(folded))]
-
-
-def paired_label(
-    labels: Sequence[tuple[int, int, str]], starts: Sequence[int], amount_start: int, previous_end: int
-) -> str | None:
-    """The label an amount is paired with: the nearest one ending before it, in its sentence, after
-    the amount before it (`previous_end`, 0 when none); None when no label qualifies."""
-    floor = max(previous_end, max(start for start in starts if start <= amount_start))
-    nearest: tuple[int, int, str] | None = None
-    for label in labels:
-        start, end, _ = label
-        if start >= floor and end <= amount_start and (nearest is None or end >= nearest[1]):
-            nearest = label
-    return nearest[2] if nearest is not None else None
+            words = tuple(_TOKEN.findall(fold(label)))
+            if words and words not in unlabelled and key not in keys_of.get(words, ()):
+                keys_of.setdefault(words, []).append(key)
+    by_first: dict[str, list[LabelEntry]] = {}
+    # Longest first, so that at one position the longest label is the one that matches.
+    for words in sorted(keys_of, key=lambda words: (-len(words), words)):
+        by_first.setdefault(words[0], []).append((words, tuple(keys_of[words])))
+    return LabelMatcher({first: tuple(entries) for first, entries in by_first.items()})

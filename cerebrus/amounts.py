@@ -1,8 +1,9 @@
 """Money amounts in text, in the formats people write them (`$1,950`, `$1950.00`, `1,950 dollars`,
 `1.950 dólares`, `USD 1950`), and plain numbers in context (`1850`, `1,850`, `$1,850.00`).
 
-A money amount is a number with a currency marker (`$`, `US$`, `USD`, `dollars`, `dólares`); the
-message's language decides which of `.` and `,` is the decimal mark (see docs/amounts.md).
+A money amount is a number with a currency marker (`$`, `US$`, `USD`, `dollars`, `dólares`), in en
+or es formatting (`$1,950.00`, `1.950 dólares`, `$1.950,00`); see docs/amounts.md for how a number is
+read.
 Texts are scanned in folded form (lower-case, accents stripped), so `dólares` is `dolares` here.
 """
 
@@ -64,18 +65,19 @@ class MoneyMention:
     def quote(self) -> str:
         return self._text.quote(self.span)
 
-    @property
-    def language_sensitive(self) -> bool:
-        """Whether en and es formatting read this number differently (`1.950`, `1,950`)."""
-        return parse_amount(self.number, ".") != parse_amount(self.number, ",")
-
     def __repr__(self) -> str:
         return f"MoneyMention(value={self.value!r}, quote={self.quote!r})"
 
 
 def parse_number(text: str) -> float:
-    """A written number as a value: the last separator followed by 1-2 digits is the decimal point;
-    any other `,`/`.` separates thousands (`1.950` is nineteen hundred fifty, `1950.00` is not)."""
+    """A written number as a value: the last separator followed by 1-2 digits is the decimal mark; any
+    other `,`/`.` separates thousands (`1.950` is nineteen hundred fifty, `1950.00` is not).
+
+    This is the en convention and the es one at once, for every amount written in either: amounts
+    carry cents (two digits), never thousandths, so three digits after a separator are a thousands
+    group in both languages (`1,450 dólares` in a Spanish message is 1450, as its reader means)."""
+    if text.isdigit():
+        return float(text)
     last = max(text.rfind(","), text.rfind("."))
     if last != -1 and len(text) - last - 1 in (1, 2):
         whole, cents = text[:last], text[last + 1 :]
@@ -83,37 +85,8 @@ def parse_number(text: str) -> float:
     return float(text.replace(",", "").replace(".", ""))
 
 
-DECIMAL_MARKS: dict[str, str] = {"en": ".", "es": ","}
-"""The decimal mark of each language whose money formatting is known (the other mark groups thousands)."""
-
-
-def parse_amount(text: str, decimal_mark: str | None) -> float:
-    """A written number read with a language's decimal mark (`1.950` is 1.95 in en and 1950 in es;
-    `1,950` the other way round). A number that does not follow that language's convention (`1.950,00`
-    in an English message, or no known language) is read by `parse_number`'s shape rule instead."""
-    if decimal_mark is None or not _follows(text, decimal_mark):
-        return parse_number(text)
-    whole, _, fraction = text.partition(decimal_mark)
-    digits = whole.replace("," if decimal_mark == "." else ".", "")
-    return float(f"{digits}.{fraction}") if fraction else float(digits)
-
-
-def _follows(text: str, decimal_mark: str) -> bool:
-    """Whether a number is well formed with this decimal mark: at most one of it, after every
-    thousands mark, and thousands groups of three digits."""
-    thousands = "," if decimal_mark == "." else "."
-    if text.count(decimal_mark) > 1:
-        return False
-    whole, _, fraction = text.partition(decimal_mark)
-    if thousands in fraction:
-        return False
-    groups = whole.split(thousands)
-    return all(len(group) == 3 for group in groups[1:]) and len(groups[0]) >= 1
-
-
-def money_in(folded: FoldedText, decimal_mark: str | None = None) -> list[MoneyMention]:
-    """Every money amount written in a text, with its span and quote in the original text; numbers
-    are read with `decimal_mark` (the message's language's, see DECIMAL_MARKS) when it is known."""
+def money_in(folded: FoldedText) -> list[MoneyMention]:
+    """Every money amount written in a text, with its span and quote in the original text."""
     text = folded.folded
     # Most texts name no currency at all: spelled out, the tests cost a few substring searches.
     # Every currency-first match holds `$` or `usd`; every currency-after match one of the words.
@@ -139,8 +112,7 @@ def money_in(folded: FoldedText, decimal_mark: str | None = None) -> list[MoneyM
                 continue
             found[start] = (match.end(), match.group("number"))
     return [
-        MoneyMention(parse_amount(found[start][1], decimal_mark), folded, start, *found[start])
-        for start in sorted(found)
+        MoneyMention(parse_number(found[start][1]), folded, start, *found[start]) for start in sorted(found)
     ]
 
 

@@ -3,11 +3,10 @@ amount said of a named item is that item's (see docs/amounts.md)."""
 
 from __future__ import annotations
 
-from cerebrus.amount_labels import label_matcher, paired_label, sentence_starts
-from cerebrus.amounts import DECIMAL_MARKS, MoneyMention, any_equal, money_in
+from cerebrus.amount_labels import label_matcher
+from cerebrus.amounts import MoneyMention, money_in
 from cerebrus.backing import cents, ledger_sums, tool_money_values
 from cerebrus.findings import Finding, failed, not_applicable, passed
-from cerebrus.language import language_of, primary
 from cerebrus.registry import check
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope
@@ -28,40 +27,50 @@ def amounts_match_ledger(view: TurnView) -> Finding:
     distinct ledger items, a money value in a successful tool result), or is said of a ledger item
     (its label is the nearest before it in the sentence) while equal to another item's value, not its
     own: "amount for the wrong item". The span is the amount as written."""
-    mentions = _mentions(view)
-    if not mentions:
-        return NO_AMOUNT
-    amounts = view.conversation.property.facts.amounts
-    ledger = view.parent.ledger
+    mentions = money_in(view.folded)
+    return _judge(view, mentions) if mentions else NO_AMOUNT
+
+
+def _judge(view: TurnView, mentions: list[MoneyMention]) -> Finding:
+    """The verdict on a draft's amounts, read one way."""
+    ledger = _ledger(view)
     tool_values: frozenset[int] | None = None
     unbacked: list[MoneyMention] = []
     wrong: list[tuple[MoneyMention, str, str]] = []
-    pairing: _Pairing | None = None
+    labels = ledger.labels
+    folded = view.folded.folded
     for position, mention in enumerate(mentions):
-        if any_equal(mention.value, ledger):
-            # Equal to some item: fine unless the sentence names another item whose value it is not.
-            if len(set(ledger)) < 2:
+        value = cents(mention.value)
+        owner = ledger.owner_of.get(value)
+        if owner is not None:
+            # Equal to an item: fine unless its sentence names another item, whose value it is not.
+            if len(ledger.owner_of) < 2:
                 continue
-            if pairing is None:
-                pairing = _Pairing(view, mentions)
-            paired = pairing.keys_for(position)
-            if not paired or any(cents(amounts[key]) == cents(mention.value) for key in paired):
+            previous_end = mentions[position - 1].end if position else 0
+            paired = labels.paired_keys(folded, mention.start, previous_end)
+            if not paired or any(ledger.cents_of[key] == value for key in paired):
                 continue
             if tool_values is None:
                 tool_values = _tool_values(view)
-            if cents(mention.value) in tool_values:
+            if value in tool_values:
                 continue  # a tool quoted this very amount (a specific unit's price), so it is backed
-            owner = next(key for key, value in amounts.items() if cents(value) == cents(mention.value))
             wrong.append((mention, paired[0], owner))
             continue
-        if cents(mention.value) in _sums(view):
+        if value in ledger.sums:
             continue
         if tool_values is None:
             tool_values = _tool_values(view)
-        if cents(mention.value) not in tool_values:
+        if value not in tool_values:
             unbacked.append(mention)
     if not (unbacked or wrong):
         return MATCHED
+    return _failure(view, ledger, unbacked, wrong)
+
+
+def _failure(
+    view: TurnView, ledger: _Ledger, unbacked: list[MoneyMention], wrong: list[tuple[MoneyMention, str, str]]
+) -> Finding:
+    amounts = ledger.amounts
     evidence: list[Evidence] = [
         draft_evidence(
             view,
@@ -94,52 +103,36 @@ def amounts_match_ledger(view: TurnView) -> Finding:
     )
 
 
-def _mentions(view: TurnView) -> list[MoneyMention]:
-    """The draft's money amounts, read with the decimal mark of the draft's language: its tag, else
-    (only when a number reads differently in en and es) the detected language."""
-    tag = view.message.language
-    if tag:
-        return money_in(view.folded, DECIMAL_MARKS.get(primary(tag)))
-    mentions = money_in(view.folded)
-    if any(mention.language_sensitive for mention in mentions):
-        rules = view.rules
-        language, _ = language_of(view.message, rules.languages, rules.thresholds.language_confidence)
-        if language is not None:
-            return money_in(view.folded, DECIMAL_MARKS.get(language))
-    return mentions
+class _Ledger:
+    """facts.amounts as the check reads it, worked out once per conversation: each item's value in
+    cents, the first item holding each value, the labels naming items, and (on first need) the sums."""
+
+    def __init__(self, view: TurnView) -> None:
+        self.amounts = view.conversation.property.facts.amounts
+        self.cents_of = {key: cents(value) for key, value in self.amounts.items()}
+        self.owner_of: dict[int, str] = {}
+        for key, value in self.cents_of.items():
+            self.owner_of.setdefault(value, key)
+        self.labels = label_matcher(tuple(self.amounts), view.rules.amount_labels)
+        self._sums: frozenset[int] | None = None
+
+    @property
+    def sums(self) -> frozenset[int]:
+        if self._sums is None:
+            self._sums = ledger_sums(self.amounts)
+        return self._sums
 
 
-def _sums(view: TurnView) -> frozenset[int]:
-    """The ledger's two- and three-item sums, worked out once per conversation."""
+def _ledger(view: TurnView) -> _Ledger:
     derived = view.parent.derived
-    memo_key = ("ledger_sums", ())
-    sums: frozenset[int] | None = derived.get(memo_key)
-    if sums is None:
-        sums = ledger_sums(view.conversation.property.facts.amounts)
-        derived[memo_key] = sums
-    return sums
+    ledger: _Ledger | None = derived.get(_LEDGER_KEY)
+    if ledger is None:
+        ledger = derived[_LEDGER_KEY] = _Ledger(view)
+    return ledger
+
+
+_LEDGER_KEY = ("amounts_match_ledger", ())
 
 
 def _tool_values(view: TurnView) -> frozenset[int]:
     return tool_money_values(s.result for _, s in view.tool_steps if s.status == "success")
-
-
-class _Pairing:
-    """The ledger item each amount of one draft is said of (found once per draft, when needed)."""
-
-    def __init__(self, view: TurnView, mentions: list[MoneyMention]) -> None:
-        amounts = view.conversation.property.facts.amounts
-        matcher = label_matcher(tuple(amounts), view.rules.amount_labels)
-        folded = view.folded.folded
-        self._keys_of = matcher.keys_of
-        self._labels = matcher.labels_in(folded)
-        self._starts = sentence_starts(folded) if self._labels else [0]
-        self._mentions = mentions
-
-    def keys_for(self, position: int) -> tuple[str, ...]:
-        if not self._labels:
-            return ()
-        mention = self._mentions[position]
-        previous_end = self._mentions[position - 1].end if position else 0
-        label = paired_label(self._labels, self._starts, mention.start, previous_end)
-        return self._keys_of[label] if label is not None else ()
