@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cerebrus import Rules
 from gradecore.vocabulary import DimensionResult, Level, NotCheckedWhy, Outcome, Owner
@@ -260,3 +262,37 @@ def test_an_untagged_draft_is_read_the_same_way() -> None:
     ledger = {"rent_2br": 1950}
     draft = "Hola, el departamento de dos recámaras cuesta 1.950 dólares al mes."
     assert _grade(draft, language=None, ledger=ledger).outcome is Outcome.PASS
+
+
+def _written(cents_value: int, style: str) -> str:
+    """An amount the way a draft writes it, in one of the usual en and es styles."""
+    en = f"{cents_value / 100:,.2f}"
+    es = en.replace(",", "_").replace(".", ",").replace("_", ".")
+    whole_en, whole_es = en[:-3], es[:-3]
+    return {
+        "en": f"${en}",
+        "en whole": f"${whole_en}" if cents_value % 100 == 0 else f"${en}",
+        "en words": f"{en} dollars",
+        "es": f"${es}",
+        "es words": f"{whole_es if cents_value % 100 == 0 else es} dólares",
+        "usd": f"US${en}",
+    }[style]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=9_999_999),
+    st.sampled_from(["en", "en whole", "en words", "es", "es words", "usd"]),
+)
+def test_a_ledger_value_is_backed_however_it_is_written(cents_value: int, style: str) -> None:
+    ledger = {"rent_2br": cents_value / 100}
+    language = "es" if style.startswith("es") else "en"
+    draft = (
+        f"Son {_written(cents_value, style)} al mes."
+        if language == "es"
+        else f"It is {_written(cents_value, style)}."
+    )
+    assert _grade(draft, language=language, ledger=ledger).outcome is Outcome.PASS
+    # One cent off is on file nowhere: the ledger has one item, so no sums either.
+    off = _written(cents_value + 1, style)
+    assert _grade(f"It is {off}.", language=language, ledger=ledger).outcome is Outcome.FAIL
