@@ -32,7 +32,7 @@ def amounts_match_ledger(view: TurnView) -> Finding:
 
 
 def _judge(view: TurnView, mentions: list[MoneyMention]) -> Finding:
-    """The verdict on a draft's amounts, read one way."""
+    """The verdict on a draft's amounts."""
     ledger = _ledger(view)
     tool_values: frozenset[int] | None = None
     unbacked: list[MoneyMention] = []
