@@ -13,6 +13,7 @@ from gradecore.vocabulary import Evidence, Layer, Level, NotCheckedWhy, Scope, S
 from ._common import draft_evidence
 
 EXCERPT_CHARS = 80
+RULE_ENTRY = "language.differs"
 
 UNCLEAR_INBOUND = not_checked(
     NotCheckedWhy.LANGUAGE_UNCLEAR, "The inbound message's language is unclear (too short or mixed to tell)."
@@ -45,8 +46,8 @@ def reply_language_matches(view: TurnView) -> Finding:
     return failed(
         "wrong_language",
         f"Written to in {asked}, Clara answered in {replied}.",
-        Evidence(message_id=trigger.id, detail=f"inbound in {asked} ({asked_how})"),
-        draft_evidence(view, excerpt, detail=f"reply in {replied} ({replied_how})"),
+        Evidence(message_id=trigger.id, detail=f"inbound in {asked} ({asked_how})", rule_entry=RULE_ENTRY),
+        draft_evidence(view, excerpt, detail=f"reply in {replied} ({replied_how})", rule_entry=RULE_ENTRY),
     )
 
 

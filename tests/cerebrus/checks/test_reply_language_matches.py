@@ -21,6 +21,7 @@ def test_fails_from_language_fields() -> None:
     assert (result.level, result.owner) == (Level.HOLD, Owner.CLARA)
     assert result.evidence[0].message_id == "m1"
     assert result.evidence[0].detail == "inbound in es (field)"
+    assert {e.rule_entry for e in result.evidence} == {"language.differs"}
     assert quotes(result) == ["Hi Lucía! Rent is due on the 1st of each month, and you can pay it in the"]
 
 
