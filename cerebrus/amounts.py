@@ -1,6 +1,9 @@
 """Money amounts in text, in the formats people write them (`$1,950`, `$1950.00`, `1,950 dollars`,
 `1.950 dólares`, `USD 1950`), and plain numbers in context (`1850`, `1,850`, `$1,850.00`).
 
+A money amount is a number with a currency marker (`$`, `US$`, `USD`, `dollars`, `dólares`), in en
+or es formatting (`$1,950.00`, `1.950 dólares`, `$1.950,00`); see docs/amounts.md for how a number is
+read.
 Texts are scanned in folded form (lower-case, accents stripped), so `dólares` is `dolares` here.
 """
 
@@ -18,7 +21,7 @@ from gradecore.vocabulary import Span
 _NUMBER = r"(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
 _BOUNDED = rf"(?<![\w.,]){_NUMBER}(?![\d])"
 _CURRENCY_BEFORE = r"(?:us\$|\$|usd)"
-_CURRENCY_AFTER = r"(?:dollars?|dolares?|usd|bucks)"
+_CURRENCY_AFTER = r"(?:dollars?|dolares?|usd)"
 
 # The same number with its first digit spelled out before the alternation: the regex engine can
 # then skip ahead to the next digit in C instead of trying the whole pattern at every position
@@ -40,19 +43,22 @@ class MoneyMention:
     """An amount as written: its value and where it stands in the original text. The span (and so
     the quote) is worked out on first use: most amounts match the ledger and never need a receipt."""
 
-    __slots__ = ("_end", "_span", "_start", "_text", "value")
+    __slots__ = ("_span", "_text", "end", "number", "start", "value")
 
-    def __init__(self, value: float, text: FoldedText, start: int, end: int) -> None:
+    def __init__(self, value: float, text: FoldedText, start: int, end: int, number: str = "") -> None:
         self.value = value
+        # The number as written (`1.950`), and where the amount stands in the folded text (what label
+        # pairing measures distances in).
+        self.number = number
+        self.start = start
+        self.end = end
         self._text = text
-        self._start = start
-        self._end = end
         self._span: Span | None = None
 
     @property
     def span(self) -> Span:
         if self._span is None:
-            self._span = self._text.span(self._start, self._end)
+            self._span = self._text.span(self.start, self.end)
         return self._span
 
     @property
@@ -64,8 +70,14 @@ class MoneyMention:
 
 
 def parse_number(text: str) -> float:
-    """A written number as a value: the last separator followed by 1-2 digits is the decimal point;
-    any other `,`/`.` separates thousands (`1.950` is nineteen hundred fifty, `1950.00` is not)."""
+    """A written number as a value: the last separator followed by 1-2 digits is the decimal mark; any
+    other `,`/`.` separates thousands (`1.950` is nineteen hundred fifty, `1950.00` is not).
+
+    This is the en convention and the es one at once, for every amount written in either: amounts
+    carry cents (two digits), never thousandths, so three digits after a separator are a thousands
+    group in both languages (`1,450 dólares` in a Spanish message is 1450, as its reader means)."""
+    if text.isdigit():
+        return float(text)
     last = max(text.rfind(","), text.rfind("."))
     if last != -1 and len(text) - last - 1 in (1, 2):
         whole, cents = text[:last], text[last + 1 :]
@@ -80,7 +92,7 @@ def money_in(folded: FoldedText) -> list[MoneyMention]:
     # Every currency-first match holds `$` or `usd`; every currency-after match one of the words.
     usd = "usd" in text
     signed = usd or "$" in text
-    spelled = usd or "dollar" in text or "dolar" in text or "buck" in text
+    spelled = usd or "dollar" in text or "dolar" in text
     if not (signed or spelled):
         return []
     found: dict[int, tuple[int, str]] = {}
@@ -100,7 +112,7 @@ def money_in(folded: FoldedText) -> list[MoneyMention]:
                 continue
             found[start] = (match.end(), match.group("number"))
     return [
-        MoneyMention(parse_number(found[start][1]), folded, start, found[start][0]) for start in sorted(found)
+        MoneyMention(parse_number(found[start][1]), folded, start, *found[start]) for start in sorted(found)
     ]
 
 

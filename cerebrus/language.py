@@ -11,10 +11,11 @@ from functools import lru_cache
 
 from lingua import IsoCode639_1, Language, LanguageDetector, LanguageDetectorBuilder
 
+from cerebrus import defaults
 from gradecore.contract import Message
 
 MIN_WORDS = 3
-MIN_CONFIDENCE = 0.6
+MIN_CONFIDENCE = defaults.LANGUAGE_CONFIDENCE
 
 
 @lru_cache(maxsize=256)
@@ -42,21 +43,25 @@ def _detector(languages: tuple[str, ...]) -> LanguageDetector:
     return LanguageDetectorBuilder.from_languages(*known).build()
 
 
-def detect(text: str, languages: tuple[str, ...]) -> str | None:
-    """The ISO 639-1 code of the text's language among `languages`, or None when it cannot tell."""
+def detect(text: str, languages: tuple[str, ...], min_confidence: float = MIN_CONFIDENCE) -> str | None:
+    """The ISO 639-1 code of the text's language among `languages`, or None when it cannot tell (too
+    short, or mixed: no language reaches `min_confidence`)."""
     if len(text.split()) < MIN_WORDS:
         return None
     if len(languages) == 1:
         return languages[0]
     confidences = _detector(tuple(sorted(languages))).compute_language_confidence_values(text)
-    if not confidences or confidences[0].value < MIN_CONFIDENCE:
+    if not confidences or confidences[0].value < min_confidence:
         return None
     return str(confidences[0].language.iso_code_639_1.name).lower()
 
 
-def language_of(message: Message, languages: tuple[str, ...]) -> tuple[str | None, str]:
-    """(language, how it was known): from the message's own field when present, else detected."""
+def language_of(
+    message: Message, languages: tuple[str, ...], min_confidence: float = MIN_CONFIDENCE
+) -> tuple[str | None, str]:
+    """(language, how it was known): from the message's own tag when present (its primary subtag,
+    `es-MX` is `es`), else detected."""
     tag = message.language
     if tag:
         return primary(tag), "field"
-    return detect(message.text, languages), "detected"
+    return detect(message.text, languages, min_confidence), "detected"

@@ -63,6 +63,8 @@ class Thresholds(_Frozen):
     burst_window: Duration = timedelta(minutes=10)
     max_iterations: int = Field(default=6, ge=1)
     token_budget: int = Field(default=60_000, ge=1)
+    # --- reply_language_matches: a detected language below this confidence is "language unclear" ---
+    language_confidence: float = Field(default=defaults.LANGUAGE_CONFIDENCE, gt=0, le=1)
 
     @field_validator("followup_sla", "escalation_sla", "burst_window")
     @classmethod
@@ -106,6 +108,9 @@ class Rules(_Frozen):
     thresholds: Thresholds = Field(default_factory=Thresholds)
     languages: tuple[str, ...] = Field(default=tuple(defaults.LANGUAGES), min_length=1)
     calibrated_judged: frozenset[str] = frozenset()
+    # --- amounts_match_ledger: labels naming a ledger item, by facts.amounts key (replace the labels
+    # derived from the key; see cerebrus.amount_labels) ---
+    amount_labels: dict[str, tuple[Annotated[str, Field(min_length=1)], ...]] = Field(default_factory=dict)
 
     @field_validator("languages")
     @classmethod

@@ -1,8 +1,9 @@
 """The weekly engineering digest: the early symptoms of the failure modes the design names.
 
 Reaction rate per channel (alert fatigue), checks that never fail (right answer, wrong question), pass
-rate against 👎 count (grade inflation), grader-error 👎s (calibration debt), and judge drift (the same
-frozen sample graded again by the judge). Every read is a bounded window.
+rate against 👎 count (grade inflation), grader-error 👎s (calibration debt), judge drift (the same
+frozen sample graded again by the judge), and tool errors a retry recovered (flaky integrations that
+no grade flags). Every read is a bounded window.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from cerebrus import check_ids
+from cerebrus.checks.tools_succeeded import RECOVERED_ENTRY
 from gradecore.store import Unit, current_acts
 from smith.stats import window_stats
 
@@ -42,6 +45,25 @@ def week_numbers(unit: Unit, property_ids: Sequence[str], start: datetime, end: 
     return WeekNumbers(stats.graded, stats.passed, downs, grader_errors)
 
 
+def recovered_tool_errors(unit: Unit, property_ids: Sequence[str], start: datetime, end: datetime) -> int:
+    """Tool errors that a later call of the same tool recovered, in the turn grades of a window: the
+    turn passed, so only this count shows an integration failing now and then."""
+    return sum(
+        _recovered_in(dimension)
+        for property_id in property_ids
+        for grade in unit.grades.created_between(property_id, start, end, item_type="turn")
+        for dimension in grade.dimensions
+        if dimension.get("check") == "tools_succeeded"
+    )
+
+
+def _recovered_in(dimension: dict[str, Any]) -> int:
+    # One receipt per recovered error (cerebrus.checks.tools_succeeded).
+    return sum(
+        1 for evidence in dimension.get("evidence") or () if evidence.get("rule_entry") == RECOVERED_ENTRY
+    )
+
+
 def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None) -> list[Section]:
     properties = list(unit.properties.list())
     ids = [p.id for p in properties]
@@ -68,6 +90,10 @@ def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None)
     if (this_week.pass_rate or 0) > (last_week.pass_rate or 0) and this_week.downs <= last_week.downs:
         inflation.append("pass rate rose while 👎 did not fall: check for grade inflation")
     calibration = [f"grader-error acts {last_week.grader_errors} → {this_week.grader_errors}"]
+    recovered = [
+        f"recovered tool errors {recovered_tool_errors(unit, ids, now - 2 * WEEK, now - WEEK)} → "
+        f"{recovered_tool_errors(unit, ids, now - WEEK, now)}"
+    ]
     if this_week.grader_errors > last_week.grader_errors:
         calibration.append("growing: fix the grader before shipping more checks")
     return [
@@ -82,6 +108,7 @@ def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None)
             "Judge drift (a frozen sample graded again)",
             judge_drift if judge_drift is not None else ["judge lane off"],
         ),
+        ("Tool errors recovered by a retry (last week → this week)", recovered),
     ]
 
 

@@ -1,45 +1,138 @@
-"""Turn check: every money amount Clara wrote is one the ledger or a tool actually gave her."""
+"""Turn check: every money amount Clara wrote is one the ledger or a tool actually gave her, and an
+amount said of a named item is that item's (see docs/amounts.md)."""
 
 from __future__ import annotations
 
-from cerebrus.amounts import any_equal, money_in, numbers_in
+from cerebrus.amount_labels import label_matcher
+from cerebrus.amounts import MoneyMention, money_in
+from cerebrus.backing import cents, ledger_sums, tool_money_values
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Layer, Level, Scope
+from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import draft_evidence
 
 # Findings most turns get, built once at import (a shared finding costs nothing per call).
 NO_AMOUNT = not_applicable("The draft states no money amount.")
-MATCHED = passed("amounts_match", "Every amount in the draft matches the ledger or a tool result.")
+MATCHED = passed("amounts_match", "Every amount in the draft is backed by the ledger or a tool result.")
+
+UNBACKED_ENTRY = "amounts.unbacked"
+WRONG_ITEM_ENTRY = "amounts.wrong_item"
 
 
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.REPAIR)
 def amounts_match_ledger(view: TurnView) -> Finding:
-    """A money amount in the draft equals no value in facts.amounts and no number in a successful tool
-    result; the span is the amount as written."""
+    """A money amount in the draft is backed by nothing (a ledger value, the sum of two or three
+    distinct ledger items, a money value in a successful tool result), or is said of a ledger item
+    (its label is the nearest before it in the sentence) while equal to another item's value, not its
+    own: "amount for the wrong item". The span is the amount as written."""
     mentions = money_in(view.folded)
-    if not mentions:
-        return NO_AMOUNT
-    ledger = view.parent.ledger
-    tool_numbers: list[float] | None = None
-    unbacked = []
-    for mention in mentions:
-        if any_equal(mention.value, ledger):
+    return _judge(view, mentions) if mentions else NO_AMOUNT
+
+
+def _judge(view: TurnView, mentions: list[MoneyMention]) -> Finding:
+    """The verdict on a draft's amounts."""
+    ledger = _ledger(view)
+    tool_values: frozenset[int] | None = None
+    unbacked: list[MoneyMention] = []
+    wrong: list[tuple[MoneyMention, str, str]] = []
+    labels = ledger.labels
+    folded = view.folded.folded
+    for position, mention in enumerate(mentions):
+        value = cents(mention.value)
+        owner = ledger.owner_of.get(value)
+        if owner is not None:
+            # Equal to an item: fine unless its sentence names another item, whose value it is not.
+            if len(ledger.owner_of) < 2:
+                continue
+            previous_end = mentions[position - 1].end if position else 0
+            paired = labels.paired_keys(folded, mention.start, previous_end)
+            if not paired or any(ledger.cents_of[key] == value for key in paired):
+                continue
+            if tool_values is None:
+                tool_values = _tool_values(view)
+            if value in tool_values:
+                continue  # a tool quoted this very amount (a specific unit's price), so it is backed
+            wrong.append((mention, paired[0], owner))
             continue
-        if tool_numbers is None:
-            tool_numbers = [n for text in view.tool_results_json for n in numbers_in(text)]
-        if not any_equal(mention.value, tool_numbers):
+        if value in ledger.sums:
+            continue
+        if tool_values is None:
+            tool_values = _tool_values(view)
+        if value not in tool_values:
             unbacked.append(mention)
-    if unbacked:
-        quoted = ", ".join(m.quote for m in unbacked)
-        return failed(
-            "amount_mismatch",
-            f"The draft states {quoted}, which matches nothing in the ledger or a tool result.",
-            *(
-                draft_evidence(view, m.span, fact_key="amounts", detail=f"{m.value:g} is not on file")
-                for m in unbacked
-            ),
+    if not (unbacked or wrong):
+        return MATCHED
+    return _failure(view, ledger, unbacked, wrong)
+
+
+def _failure(
+    view: TurnView, ledger: _Ledger, unbacked: list[MoneyMention], wrong: list[tuple[MoneyMention, str, str]]
+) -> Finding:
+    amounts = ledger.amounts
+    evidence: list[Evidence] = [
+        draft_evidence(
+            view,
+            mention.span,
+            fact_key="amounts",
+            detail=f"{mention.value:g} is {owner}'s amount, not {paired}'s ({amounts[paired]:g})",
+            rule_entry=f"{WRONG_ITEM_ENTRY}:{paired}",
         )
-    return MATCHED
+        for mention, paired, owner in wrong
+    ]
+    evidence.extend(
+        draft_evidence(
+            view,
+            mention.span,
+            fact_key="amounts",
+            detail=f"{mention.value:g} is not on file",
+            rule_entry=UNBACKED_ENTRY,
+        )
+        for mention in unbacked
+    )
+    evidence.sort(key=lambda e: e.span.start if e.span is not None else 0)
+    if wrong:
+        quoted = ", ".join(mention.quote for mention, _, _ in wrong)
+        return failed("amount_for_the_wrong_item", f"The draft gives {quoted} for the wrong item.", *evidence)
+    quoted = ", ".join(m.quote for m in unbacked)
+    return failed(
+        "amount_mismatch",
+        f"The draft states {quoted}, which matches nothing in the ledger or a tool result.",
+        *evidence,
+    )
+
+
+class _Ledger:
+    """facts.amounts as the check reads it, worked out once per conversation: each item's value in
+    cents, the first item holding each value, the labels naming items, and (on first need) the sums."""
+
+    def __init__(self, view: TurnView) -> None:
+        self.amounts = view.conversation.property.facts.amounts
+        self.cents_of = {key: cents(value) for key, value in self.amounts.items()}
+        self.owner_of: dict[int, str] = {}
+        for key, value in self.cents_of.items():
+            self.owner_of.setdefault(value, key)
+        self.labels = label_matcher(tuple(self.amounts), view.rules.amount_labels)
+        self._sums: frozenset[int] | None = None
+
+    @property
+    def sums(self) -> frozenset[int]:
+        if self._sums is None:
+            self._sums = ledger_sums(self.amounts)
+        return self._sums
+
+
+def _ledger(view: TurnView) -> _Ledger:
+    derived = view.parent.derived
+    ledger: _Ledger | None = derived.get(_LEDGER_KEY)
+    if ledger is None:
+        ledger = derived[_LEDGER_KEY] = _Ledger(view)
+    return ledger
+
+
+_LEDGER_KEY = ("amounts_match_ledger", ())
+
+
+def _tool_values(view: TurnView) -> frozenset[int]:
+    return tool_money_values(s.result for _, s in view.tool_steps if s.status == "success")

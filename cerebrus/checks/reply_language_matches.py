@@ -13,30 +13,41 @@ from gradecore.vocabulary import Evidence, Layer, Level, NotCheckedWhy, Scope, S
 from ._common import draft_evidence
 
 EXCERPT_CHARS = 80
+RULE_ENTRY = "language.differs"
+
+UNCLEAR_INBOUND = not_checked(
+    NotCheckedWhy.LANGUAGE_UNCLEAR, "The inbound message's language is unclear (too short or mixed to tell)."
+)
+UNCLEAR_DRAFT = not_checked(
+    NotCheckedWhy.LANGUAGE_UNCLEAR, "The draft's language is unclear (too short or mixed to tell)."
+)
 
 
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.HOLD)
 def reply_language_matches(view: TurnView) -> Finding:
-    """The triggering inbound's language differs from the draft's (language fields when present, else
-    detected among the configured languages; too short to tell is not_checked)."""
+    """The triggering inbound's language differs from the draft's (the primary subtags of their
+    language tags when present, `es-MX` = `es`; else detected among the configured languages). When
+    detection is unsure (short or mixed text, confidence under the rules' threshold) it is
+    not_checked, "language unclear", never a guess."""
     trigger = view.trigger
     if trigger is None:
         return not_applicable("The turn answers no inbound message.")
     languages = view.rules.languages
-    asked, asked_how = language_of(trigger, languages)
+    confidence = view.rules.thresholds.language_confidence
+    asked, asked_how = language_of(trigger, languages, confidence)
     if asked is None:
-        return not_checked(NotCheckedWhy.TOO_SHORT, "The inbound message is too short to tell its language.")
-    replied, replied_how = language_of(view.message, languages)
+        return UNCLEAR_INBOUND
+    replied, replied_how = language_of(view.message, languages, confidence)
     if replied is None:
-        return not_checked(NotCheckedWhy.TOO_SHORT, "The draft is too short to tell its language.")
+        return UNCLEAR_DRAFT
     if asked == replied:
         return _same_language(asked)
     excerpt = Span(start=0, end=_excerpt_end(view.draft))
     return failed(
         "wrong_language",
         f"Written to in {asked}, Clara answered in {replied}.",
-        Evidence(message_id=trigger.id, detail=f"inbound in {asked} ({asked_how})"),
-        draft_evidence(view, excerpt, detail=f"reply in {replied} ({replied_how})"),
+        Evidence(message_id=trigger.id, detail=f"inbound in {asked} ({asked_how})", rule_entry=RULE_ENTRY),
+        draft_evidence(view, excerpt, detail=f"reply in {replied} ({replied_how})", rule_entry=RULE_ENTRY),
     )
 
 

@@ -11,6 +11,7 @@ from gradecore.store import Store
 from gradecore.vocabulary import Level
 from scheduler import JobConfig, Jobs
 from smith.digest import Section, digest_sections
+from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.scheduling.world import (
     BIRCHWOOD_RENT,
     CAMELLIA_DOUBLE,
@@ -76,6 +77,7 @@ def test_every_section_is_present(store: Store) -> None:
         "Pass rate vs 👎 (last week → this week)",
         "Calibration debt",
         "Judge drift (a frozen sample graded again)",
+        "Tool errors recovered by a retry (last week → this week)",
     ]
 
 
@@ -147,3 +149,23 @@ async def test_the_weekly_digest_is_posted_once_to_the_triage_channel(store: Sto
     assert post.payload["text"] == "Smith weekly digest · 2026-W49"
     shown = str(post.payload["blocks"])
     assert "grader-error acts 1 → 2" in shown and "amounts_match_ledger" in shown
+
+
+def _tour_with_errors(conversation_id: str, errors: int, *, recovered: bool) -> ConversationBuilder:
+    """A tour turn whose slot look-up timed out `errors` times, then (when `recovered`) succeeded."""
+    calls = [tool("get_tour_slots", status="error", error="upstream timeout")] * errors
+    if recovered:
+        calls.append(tool("get_tour_slots", result={"slots": []}))
+    steps = [step for call in calls for step in (claude(stop_reason="tool_use"), call)] + [claude("Ok")]
+    return ConversationBuilder(conversation_id=conversation_id).inbound("Tour?").reply("Ok", steps=steps)
+
+
+def test_tool_errors_recovered_by_a_retry_are_counted(store: Store) -> None:
+    ingest(store, _tour_with_errors("c-last", 1, recovered=True).build(), when=on(11, 20))
+    ingest(store, _tour_with_errors("c-this", 2, recovered=True).build(), when=on(11, 27))
+    ingest(store, _tour_with_errors("c-this-2", 1, recovered=True).build(), when=on(11, 28))
+    # Unrecovered errors are failures, already flagged: not counted here.
+    ingest(store, _tour_with_errors("c-failed", 3, recovered=False).build(), when=on(11, 28))
+    assert sections(store)["Tool errors recovered by a retry (last week → this week)"] == [
+        "recovered tool errors 1 → 3"
+    ]

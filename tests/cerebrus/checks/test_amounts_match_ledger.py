@@ -1,10 +1,15 @@
-"""The amounts_match_ledger check (SPEC §3.2): pass, fail with exact evidence, and not_checked."""
+"""The amounts_match_ledger check (SPEC §3.2 v2): backed amounts, the wrong item, exact spans."""
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
-from gradecore.vocabulary import Level, NotCheckedWhy, Outcome, Owner
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cerebrus import Rules
+from gradecore.vocabulary import DimensionResult, Level, NotCheckedWhy, Outcome, Owner
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import quotes, run_check
 
@@ -80,3 +85,214 @@ def test_reports_only_the_unbacked_amounts() -> None:
 def test_not_checked_when_the_draft_states_no_money(draft: str) -> None:
     result = run_check(ConversationBuilder().inbound("?").reply(draft).build(), "amounts_match_ledger")
     assert (result.outcome, result.not_checked_why) == (Outcome.NOT_CHECKED, NotCheckedWhy.NOT_APPLICABLE)
+
+
+# --- v2: backed amounts, the wrong-item rule and its labels ------------------------------------------
+
+LEDGER = {
+    "rent_1br": 1425,
+    "rent_2br": 1575,
+    "application_fee": 50,
+    "security_deposit": 500,
+    "pet_deposit": 250,
+    "pet_rent": 35,
+}
+
+
+def _grade(
+    draft: str,
+    *,
+    language: str | None = "en",
+    steps: list[dict[str, Any]] | None = None,
+    rules: Rules | None = None,
+    ledger: dict[str, float] = LEDGER,
+) -> DimensionResult:
+    builder = ConversationBuilder(facts={"amounts": ledger}).inbound("How much?", language=language)
+    conversation = builder.reply(draft, language=language, steps=steps, intent="rent_question").build()
+    return run_check(conversation, "amounts_match_ledger", rules)
+
+
+def _with_tool(draft: str, result: Any, status: str = "success") -> list[dict[str, Any]]:
+    error = "failed" if status == "error" else None
+    return [
+        claude(stop_reason="tool_use"),
+        tool("get_quote", result=result, status=status, error=error),
+        claude(draft),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("draft", "language", "quote"),
+    [
+        ("Our 2-bedroom homes start at $1,425 per month.", "en", "$1,425"),
+        ("A two bedroom is $1,425.00 a month, and it has a balcony.", "en", "$1,425.00"),
+        ("Los departamentos de 2 recámaras cuestan 1.425 dólares al mes.", "es", "1.425 dólares"),
+        ("El de dos habitaciones sale en $1.425,00 mensuales.", "es", "$1.425,00"),
+    ],
+)
+def test_a_2_bedroom_quoted_at_the_1_bedrooms_price_is_the_wrong_item(
+    draft: str, language: str, quote: str
+) -> None:
+    """Issue 9: it equals *some* ledger value, which v1 took as backed."""
+    result = _grade(draft, language=language)
+    assert result.outcome is Outcome.FAIL
+    assert result.reason.title == "amount for the wrong item"
+    (evidence,) = result.evidence
+    assert (evidence.quote, evidence.rule_entry) == (quote, "amounts.wrong_item:rent_2br")
+    assert evidence.detail == "1425 is rent_1br's amount, not rent_2br's (1575)"
+
+
+def test_an_amount_is_not_backed_by_square_footage_in_a_tool_result() -> None:
+    """Issue 9: "$1,050/month" passed because a tool result held 1050 square feet."""
+    draft = "That unit is $1,050/month."
+    result = _grade(draft, steps=_with_tool(draft, {"unit": "1050", "sqft": 1050, "floor": 3}))
+    assert result.outcome is Outcome.FAIL
+    assert [(e.quote, e.rule_entry) for e in result.evidence] == [("$1,050", "amounts.unbacked")]
+
+
+@pytest.mark.parametrize(
+    ("draft", "language"),
+    [
+        ("Move-in: $1,575 + $500 = $2,075 due at signing.", "en"),
+        ("Your move-in total is $2,075.00 (first month plus the security deposit).", "en"),
+        ("Para mudarse: 1.575 dólares + 500 dólares = 2.075 dólares.", "es"),
+        ("El total de mudanza es $2.125,00.", "es"),  # three items: 1575 + 500 + 50
+    ],
+)
+def test_a_move_in_total_of_two_or_three_ledger_items_is_backed(draft: str, language: str) -> None:
+    """Issue 9: a correct move-in total was flagged."""
+    assert _grade(draft, language=language).outcome is Outcome.PASS
+
+
+@pytest.mark.parametrize(
+    ("draft", "quote"),
+    [
+        ("Your total is $2,160.", "$2,160"),  # four items: 1575 + 500 + 50 + 35
+        ("Two months of the 2 bedroom come to $3,150.", "$3,150"),  # one item twice is not two items
+    ],
+)
+def test_sums_are_of_two_or_three_distinct_items(draft: str, quote: str) -> None:
+    assert quotes(_grade(draft)) == [quote]
+
+
+def test_the_longest_label_wins() -> None:
+    # "pet deposit" ends in "deposit", a label of security_deposit (500); the longer label pairs.
+    assert _grade("There is a one-time pet deposit of $250.").outcome is Outcome.PASS
+    result = _grade("There is a one-time pet deposit of $500.")
+    assert [e.rule_entry for e in result.evidence] == ["amounts.wrong_item:pet_deposit"]
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "Rent is $1,575, the application fee is $50.",  # $1,575 has no label before it
+        "It's a $50 application fee.",  # the label after the amount pairs nothing
+        "Monthly rent is $1,425 for that one.",  # bare "rent" names no item
+        "La renta es de 1.425 dólares.",  # nor does "renta"
+        "The 2 bedroom is $1,575 and $1,425 gets you a 1 bedroom.",  # an amount stands between
+        "The 2 bedroom is $1,575. $1,425 is the 1-bedroom price.",  # another sentence
+        "The 12 bedroom mansion costs $1,425.",  # "2 bedroom" only as whole tokens
+    ],
+)
+def test_pairing_needs_the_nearest_label_before_the_amount(draft: str) -> None:
+    language = "es" if "renta" in draft else "en"
+    assert _grade(draft, language=language).outcome is Outcome.PASS
+
+
+def test_a_labelled_amount_equal_to_no_item_is_backed_by_a_tool() -> None:
+    draft = "This 2-bedroom would be $1,712 per month."
+    assert _grade(draft, steps=_with_tool(draft, {"quote": {"monthly_rent": 1712}})).outcome is Outcome.PASS
+    assert quotes(_grade(draft)) == ["$1,712"]
+
+
+def test_a_tool_quoting_the_very_amount_backs_a_labelled_one() -> None:
+    draft = "Unit 204, a 2-bedroom, is $1,425 this month."
+    steps = _with_tool(draft, {"unit": "204", "special": {"price": 1425}})
+    assert _grade(draft, steps=steps).outcome is Outcome.PASS
+
+
+def test_labels_can_be_overridden_in_the_rules() -> None:
+    rules = Rules.model_validate({"amount_labels": {"rent_2br": ["two-bed", "dos recámaras"]}})
+    result = _grade("The two-bed is $1,425.", rules=rules)
+    assert [e.rule_entry for e in result.evidence] == ["amounts.wrong_item:rent_2br"]
+    # The override replaces the derived labels.
+    assert _grade("The 2-bedroom is $1,425.", rules=rules).outcome is Outcome.PASS
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"charges": [{"label": "prorated rent", "amount": 918.5}]},
+        {"renters_insurance": {"min_liability_amount": 918.5}},
+        {"note": "Prorated: $918.50 for December"},
+        {"lease": {"Balance_Due": "918.50"}},
+    ],
+)
+def test_money_values_in_a_tool_result_back_an_amount(result: Any) -> None:
+    draft = "Your prorated rent is $918.50."
+    assert _grade(draft, steps=_with_tool(draft, result)).outcome is Outcome.PASS
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"unit_number": 918, "sqft": 918, "floor": 9},
+        {"available": "2026-09-18", "count": 918},
+    ],
+)
+def test_square_footage_unit_numbers_dates_and_counts_back_nothing(result: Any) -> None:
+    draft = "That one is $918."
+    assert quotes(_grade(draft, steps=_with_tool(draft, result))) == ["$918"]
+
+
+@pytest.mark.parametrize(
+    ("draft", "language"),
+    [
+        ("El de 2 recámaras cuesta 1.950 dólares.", "es"),
+        ("El de 2 recámaras cuesta $1.950,00 al mes.", "es-MX"),
+        ("El departamento de 2 habitaciones cuesta 1,950 dólares al mes.", "es"),  # en grouping in Spanish
+        ("The 2 bedroom is $1,950.00 a month.", "en"),
+    ],
+)
+def test_en_and_es_formatting_read_alike(draft: str, language: str) -> None:
+    assert _grade(draft, language=language, ledger={"rent_2br": 1950}).outcome is Outcome.PASS
+
+
+def test_an_untagged_draft_is_read_the_same_way() -> None:
+    ledger = {"rent_2br": 1950}
+    draft = "Hola, el departamento de dos recámaras cuesta 1.950 dólares al mes."
+    assert _grade(draft, language=None, ledger=ledger).outcome is Outcome.PASS
+
+
+def _written(cents_value: int, style: str) -> str:
+    """An amount the way a draft writes it, in one of the usual en and es styles."""
+    en = f"{cents_value / 100:,.2f}"
+    es = en.replace(",", "_").replace(".", ",").replace("_", ".")
+    whole_en, whole_es = en[:-3], es[:-3]
+    return {
+        "en": f"${en}",
+        "en whole": f"${whole_en}" if cents_value % 100 == 0 else f"${en}",
+        "en words": f"{en} dollars",
+        "es": f"${es}",
+        "es words": f"{whole_es if cents_value % 100 == 0 else es} dólares",
+        "usd": f"US${en}",
+    }[style]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=9_999_999),
+    st.sampled_from(["en", "en whole", "en words", "es", "es words", "usd"]),
+)
+def test_a_ledger_value_is_backed_however_it_is_written(cents_value: int, style: str) -> None:
+    ledger = {"rent_2br": cents_value / 100}
+    language = "es" if style.startswith("es") else "en"
+    draft = (
+        f"Son {_written(cents_value, style)} al mes."
+        if language == "es"
+        else f"It is {_written(cents_value, style)}."
+    )
+    assert _grade(draft, language=language, ledger=ledger).outcome is Outcome.PASS
+    # One cent off is on file nowhere: the ledger has one item, so no sums either.
+    off = _written(cents_value + 1, style)
+    assert _grade(f"It is {off}.", language=language, ledger=ledger).outcome is Outcome.FAIL

@@ -1,4 +1,5 @@
-"""The reply_language_matches check (SPEC §3.2): pass, fail with exact evidence, and not_checked."""
+"""The reply_language_matches check (SPEC §3.2 v2): tags first (primary subtag), else detection; unsure
+detection is not_checked "language unclear", never a guess."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ def test_fails_from_language_fields() -> None:
     assert (result.level, result.owner) == (Level.HOLD, Owner.CLARA)
     assert result.evidence[0].message_id == "m1"
     assert result.evidence[0].detail == "inbound in es (field)"
+    assert {e.rule_entry for e in result.evidence} == {"language.differs"}
     assert quotes(result) == ["Hi Lucía! Rent is due on the 1st of each month, and you can pay it in the"]
 
 
@@ -42,18 +44,44 @@ def test_passes_in_the_same_language(inbound: str, reply: str, language: str) ->
     assert run_check(conversation, "reply_language_matches").outcome is Outcome.PASS
 
 
-def test_regional_subtags_compare_by_primary_language() -> None:
+@pytest.mark.parametrize(("inbound", "reply"), [("es-MX", "es"), ("es", "es-US"), ("en-US", "en")])
+def test_regional_subtags_compare_by_primary_language(inbound: str, reply: str) -> None:
     conversation = (
-        ConversationBuilder().inbound("Hola", language="es-MX").reply("Hola", language="es").build()
+        ConversationBuilder().inbound("Hola", language=inbound).reply("Hola", language=reply).build()
     )
     assert run_check(conversation, "reply_language_matches").outcome is Outcome.PASS
 
 
-@pytest.mark.parametrize(("inbound", "reply"), [("ok gracias", ENGLISH), (SPANISH, "Sí, claro.")])
-def test_too_short_to_tell_is_not_checked(inbound: str, reply: str) -> None:
+# v2: "too short" and "mixed" are both "language unclear" (v1 reported too_short_to_tell).
+@pytest.mark.parametrize(
+    ("inbound", "reply"),
+    [
+        pytest.param("ok gracias", ENGLISH, id="short inbound"),
+        pytest.param(SPANISH, "Sí, claro.", id="short draft"),
+        pytest.param("Ok gracias, I'll try that mañana.", ENGLISH, id="mixed inbound"),
+        pytest.param(SPANISH, "Perfecto, see you mañana then", id="mixed draft"),
+    ],
+)
+def test_unsure_detection_is_language_unclear(inbound: str, reply: str) -> None:
     conversation = ConversationBuilder().inbound(inbound, language=None).reply(reply, language=None).build()
     result = run_check(conversation, "reply_language_matches")
-    assert (result.outcome, result.not_checked_why) == (Outcome.NOT_CHECKED, NotCheckedWhy.TOO_SHORT)
+    assert (result.outcome, result.not_checked_why) == (Outcome.NOT_CHECKED, NotCheckedWhy.LANGUAGE_UNCLEAR)
+    assert result.reason.title == "language unclear"
+
+
+def test_the_confidence_threshold_comes_from_the_rules() -> None:
+    mixed = "Ok gracias, I'll try that mañana."  # detected as Spanish, at about 0.74
+    conversation = ConversationBuilder().inbound(mixed, language=None).reply(ENGLISH, language=None).build()
+    rules = Rules.model_validate({"thresholds": {"language_confidence": 0.6}})
+    result = run_check(conversation, "reply_language_matches", rules)
+    assert result.outcome is Outcome.FAIL
+    assert result.evidence[0].detail == "inbound in es (detected)"
+
+
+@pytest.mark.parametrize(("inbound", "reply"), [("es-MX", "en"), ("en-US", "es-US"), ("es", "en-GB")])
+def test_different_primary_subtags_fail(inbound: str, reply: str) -> None:
+    conversation = ConversationBuilder().inbound("Hola", language=inbound).reply("Hi", language=reply).build()
+    assert run_check(conversation, "reply_language_matches").outcome is Outcome.FAIL
 
 
 def test_detection_is_restricted_to_the_configured_languages() -> None:
