@@ -30,6 +30,8 @@ from smith.digest import digest_sections
 from smith.judge_drift import measure_drift
 from smith.sweep.job import SweepReport, run_sweep
 from smith.tally import compose_tally, latest_due_day, queue_tally
+from smith.tickets.sync import QUIET_AFTER, TicketLink
+from smith.tickets.tracker import Tracker
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
@@ -42,6 +44,7 @@ class JobConfig:
     fixtures_dir: Path = Path("fixtures_out")
     triage_channel: str | None = None
     tick_seconds: float = 60.0
+    ticket_quiet_after: timedelta = QUIET_AFTER
 
 
 @dataclass
@@ -49,6 +52,7 @@ class Jobs:
     store: Store
     config: JobConfig
     judge: JudgeLane | None = None
+    tracker: Tracker | None = None
     clock: Clock = utcnow
     ran: list[tuple[str, str]] = field(default_factory=list)  # (job, period) this instance ran
 
@@ -134,14 +138,24 @@ class Jobs:
         return work
 
     def _sweep(self) -> dict[str, Any]:
-        report = run_sweep(self.store, self.config.fixtures_dir)
-        self._queue_summary(
-            report, key=f"sweep:{self._latest_daily_period(self.clock(), self.config.sweep_time)}"
+        now = self.clock()
+        report = run_sweep(
+            self.store,
+            self.config.fixtures_dir,
+            tracker=self.tracker,
+            now=now,
+            quiet_after=self.config.ticket_quiet_after,
         )
+        self._queue_summary(report, key=f"sweep:{self._latest_daily_period(now, self.config.sweep_time)}")
         return {
             "written": dict(report.written),
             "refused": len(report.refused),
-            "tickets": len(report.tickets),
+            "tickets": {
+                "new": len(report.tickets.new),
+                "reopened": len(report.tickets.reopened),
+                "closed": len(report.tickets.closed),
+                "failed": len(report.tickets.failed),
+            },
         }
 
     def _queue_summary(self, report: SweepReport, *, key: str) -> None:
@@ -152,7 +166,11 @@ class Jobs:
                 "Fixture drafts written",
                 [f"{kind}: {count}" for kind, count in sorted(report.written.items())] or ["none"],
             ),
-            ("New integration tickets", report.tickets or ["none"]),
+            ("New integration tickets", [_ticket_line(link) for link in report.tickets.new] or ["none"]),
+            (
+                "Reopened: it happened again",
+                [_ticket_line(link) for link in report.tickets.reopened] or ["none"],
+            ),
             (
                 "Refused (would leak, or could not be built)",
                 [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
@@ -192,6 +210,10 @@ class Jobs:
         if self.judge is None or not self.judge.enabled:
             return None
         return (await measure_drift(self.store, self.judge)).lines()
+
+
+def _ticket_line(link: TicketLink) -> str:
+    return f"<{link.url}|{link.title}>" if link.url and link.url.startswith("http") else link.title
 
 
 def build_scheduler(jobs: Jobs) -> AsyncIOScheduler:

@@ -1,0 +1,23 @@
+"""The engineers' queue: one ticket per root cause of *ours* failures (docs/tickets.md)."""
+
+from __future__ import annotations
+
+from smith.settings import Settings
+from smith.tickets.tracker import MarkdownTracker, Tracker
+
+
+def build_tracker(settings: Settings) -> Tracker | None:
+    """The configured tracker; None when tickets are off."""
+    if settings.tracker == "off":
+        return None
+    if settings.tracker == "github":
+        # Imported here: PyGithub is only loaded by deployments that file issues on GitHub.
+        from smith.tickets.github import GitHubTracker
+
+        assert settings.github_repository is not None and settings.github_token is not None
+        return GitHubTracker(
+            settings.github_repository,
+            settings.github_token.get_secret_value(),
+            base_url=settings.github_api_url,
+        )
+    return MarkdownTracker(settings.fixtures_dir)
