@@ -20,7 +20,7 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
-from blocks import build_digest_blocks, validate_post
+from blocks import DigestLine, LinkLine, build_digest_blocks, validate_post
 from cerebrus.judge import JudgeLane
 from gradecore.entities import SlackPost, utcnow
 from gradecore.locks import period_lock
@@ -161,7 +161,7 @@ class Jobs:
     def _queue_summary(self, report: SweepReport, *, key: str) -> None:
         if self.config.triage_channel is None:
             return
-        sections = [
+        sections: list[tuple[str, list[DigestLine]]] = [
             (
                 "Fixture drafts written",
                 [f"{kind}: {count}" for kind, count in sorted(report.written.items())] or ["none"],
@@ -212,8 +212,11 @@ class Jobs:
         return (await measure_drift(self.store, self.judge)).lines()
 
 
-def _ticket_line(link: TicketLink) -> str:
-    return f"<{link.url}|{link.title}>" if link.url and link.url.startswith("http") else link.title
+def _ticket_line(link: TicketLink) -> DigestLine:
+    """A ticket as a link when it has a web address (a GitHub issue), else its title."""
+    if link.url is not None and link.url.startswith(("https://", "http://")):
+        return LinkLine(link.url, link.title)
+    return link.title
 
 
 def build_scheduler(jobs: Jobs) -> AsyncIOScheduler:

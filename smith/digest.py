@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from blocks import DigestLine
 from cerebrus import check_ids
 from gradecore.store import Unit, current_acts
 from smith.stats import window_stats
 
 WEEK = timedelta(days=7)
 QUIET_CHECK_WINDOW = timedelta(days=30)
-Section = tuple[str, list[str]]
+Section = tuple[str, Sequence[DigestLine]]
 
 
 @dataclass(frozen=True)
@@ -86,9 +87,9 @@ def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None)
     ]
 
 
-def root_cause_lines(unit: Unit, now: datetime, *, top: int = 5) -> list[str]:
+def root_cause_lines(unit: Unit, now: datetime, *, top: int = 5) -> list[DigestLine]:
     """The signatures that happened most this week, with the change from last week: a roadmap."""
-    lines = []
+    lines: list[DigestLine] = []
     for signature, this_week, last_week in unit.tickets.weekly_ranking(now=now, limit=top):
         change = this_week - last_week
         trend = (

@@ -11,7 +11,7 @@ from datetime import time
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PostMode = Literal["live", "dry_run", "off"]
@@ -104,15 +104,12 @@ class Settings(BaseSettings):
             return self.post_mode_setting
         return "live" if self.slack_bot_token is not None else "dry_run"
 
-    @model_validator(mode="after")
-    def _github_needs_a_repository_and_token(self) -> Settings:
-        if self.tracker == "github" and (self.github_repository is None or self.github_token is None):
-            raise ValueError(
-                "SMITH_TRACKER=github needs SMITH_GITHUB_REPO (owner/name) and SMITH_GITHUB_TOKEN"
-            )
-        if self.github_repository is not None and not _REPOSITORY.fullmatch(self.github_repository):
-            raise ValueError(f"SMITH_GITHUB_REPO must look like owner/name, not {self.github_repository!r}")
-        return self
+    @field_validator("github_repository")
+    @classmethod
+    def _owner_slash_name(cls, value: str | None) -> str | None:
+        if value is not None and not _REPOSITORY.fullmatch(value):
+            raise ValueError("must look like owner/name")
+        return value
 
     @property
     def judge_enabled(self) -> bool:

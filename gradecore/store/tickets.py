@@ -25,6 +25,7 @@ from gradecore.entities import (
     TicketScan,
     TicketSignature,
 )
+from gradecore.recording import SOURCE_DETERMINISTIC
 
 WEEK = timedelta(days=7)
 
@@ -234,7 +235,7 @@ class TicketsRepo:
                 isouter=True,
             )
             .where(
-                col(MachineGrade.source) == "cerebrus.deterministic",
+                col(MachineGrade.source) == SOURCE_DETERMINISTIC,
                 col(MachineGrade.level) != "pass",
                 created <= until,
             )

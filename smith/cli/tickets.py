@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 
 from gradecore.entities import utcnow
 from smith.cli.context import open_store
@@ -43,7 +43,8 @@ def tickets(
     if not rows:
         typer.echo("no ours failures recorded yet: signatures appear after the nightly sweep")
         return
-    table = Table("signature", "status", "cause", "total", "7 days", "properties", "👍 / corr.", "ticket")
+    table = Table("status", "cause", "total", "7 days", "properties", "👍 / corr.", "ticket")
+    table.columns.insert(0, Column("signature", no_wrap=True))
     for row in rows:
         table.add_row(
             row["signature"],

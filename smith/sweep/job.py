@@ -20,7 +20,8 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from gradecore.entities import Fixture, GradeVerdict, utcnow
+from gradecore.entities import Fixture, GradeVerdict, MachineGrade, utcnow
+from gradecore.recording import SOURCE_DETERMINISTIC
 from gradecore.store import Store, Unit, current_acts
 from smith.sweep.anonymize import anonymize
 from smith.sweep.fixture_format import build_fixture, fixture_file
@@ -132,9 +133,10 @@ def draft_fixture(unit: Unit, verdict: GradeVerdict) -> Draft:
     confirms: tuple[Signature, ...] = ()
     confirmation: tuple[dict[str, Any], ...] = ()
     if kind == "ours":
-        grade = fixture["machine_grade_at_time"]
-        dimensions = [d for d in grade.get("dimensions") or () if isinstance(d, dict)]
-        confirms = tuple(signatures_of(dimensions))
+        # Causes are read from the grade as stored, as the occurrence scan reads them (signatures
+        # carry no personal data: see smith.tickets.signature); receipts from the anonymized copy.
+        confirms = tuple(signatures_of(_confirmed_dimensions(unit, verdict)))
+        dimensions = _dicts(fixture["machine_grade_at_time"].get("dimensions"))
         # The example and receipts come from the anonymized fixture; a fixture that would leak
         # lends the ticket nothing but the count.
         safe = problem is None
@@ -159,6 +161,28 @@ def draft_fixture(unit: Unit, verdict: GradeVerdict) -> Draft:
         confirms=confirms,
         confirmation=confirmation,
     )
+
+
+def _confirmed_dimensions(unit: Unit, verdict: GradeVerdict) -> list[dict[str, Any]]:
+    """The dimensions an act confirms: its grade's, and for an act on the whole conversation (the
+    parent post) also those of each turn's grade as it stood when the act was made."""
+    dimensions = _dicts(_machine_grade(unit, verdict).get("dimensions"))
+    if verdict.turn_id is None:
+        latest: dict[str, MachineGrade] = {}
+        for grade in unit.grades.for_conversation(verdict.conversation_id):
+            if (
+                grade.turn_id is not None
+                and grade.source == SOURCE_DETERMINISTIC
+                and grade.created_at <= verdict.created_at
+            ):
+                latest[grade.turn_id] = grade  # oldest first: the last one standing wins
+        for grade in latest.values():
+            dimensions += _dicts(grade.dimensions)
+    return dimensions
+
+
+def _dicts(value: object) -> list[dict[str, Any]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
 def _graded_text(document: dict[str, Any], turn_id: str | None) -> str | None:

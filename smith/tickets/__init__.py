@@ -6,6 +6,10 @@ from smith.settings import Settings
 from smith.tickets.tracker import MarkdownTracker, Tracker
 
 
+class TrackerSettingsError(ValueError):
+    """The tracker is configured incompletely; the message names the missing settings, never a value."""
+
+
 def build_tracker(settings: Settings) -> Tracker | None:
     """The configured tracker; None when tickets are off."""
     if settings.tracker == "off":
@@ -14,7 +18,10 @@ def build_tracker(settings: Settings) -> Tracker | None:
         # Imported here: PyGithub is only loaded by deployments that file issues on GitHub.
         from smith.tickets.github import GitHubTracker
 
-        assert settings.github_repository is not None and settings.github_token is not None
+        if settings.github_repository is None or settings.github_token is None:
+            raise TrackerSettingsError(
+                "SMITH_TRACKER=github needs SMITH_GITHUB_REPO (owner/name) and SMITH_GITHUB_TOKEN"
+            )
         return GitHubTracker(
             settings.github_repository,
             settings.github_token.get_secret_value(),

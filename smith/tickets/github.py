@@ -40,16 +40,17 @@ class GitHubTracker:
         *,
         base_url: str | None = None,
         seconds_between_writes: float | None = None,
+        backoff_seconds: float = 0.5,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         retry = GithubRetry(
             total=5,
-            backoff_factor=0.5,
+            backoff_factor=backoff_seconds,
             max_rate_limit_wait=LONGEST_WAIT_SECONDS,
             # POST is left out on purpose: see the module docstring.
             allowed_methods=frozenset({"GET", "HEAD", "PATCH", "PUT", "DELETE"}),
         )
-        options: dict[str, object] = {"auth": Auth.Token(token), "retry": retry, "timeout": 30}
+        options: dict[str, object] = {"auth": Auth.Token(token), "retry": retry, "timeout": 30, "lazy": True}
         if base_url is not None:
             options["base_url"] = base_url
         if seconds_between_writes is not None:
@@ -59,6 +60,7 @@ class GitHubTracker:
         self._repository_name = repository
         self._repository: Repository | None = None
         self._sleep = sleep
+        self._backoff = backoff_seconds
 
     # --- the protocol ----------------------------------------------------------------------------
 
@@ -117,7 +119,7 @@ class GitHubTracker:
 
     def _repo(self) -> Repository:
         if self._repository is None:
-            self._repository = self._github.get_repo(self._repository_name, lazy=True)
+            self._repository = self._github.get_repo(self._repository_name)
         return self._repository
 
     def _search(self, wanted: str) -> Issue | None:
@@ -161,7 +163,7 @@ class GitHubTracker:
             except OSError as exc:
                 last = f"GitHub unreachable: {type(exc).__name__}"
             # A 5xx or a dropped connection: the write may have happened.
-            self._sleep(min(LONGEST_WAIT_SECONDS, 0.5 * 2**attempt))
+            self._sleep(min(LONGEST_WAIT_SECONDS, self._backoff * 2**attempt))
             found = self._guard(look)
             if found is not None:
                 log.info("GitHub write had happened despite the error; not sending it again")

@@ -3,7 +3,9 @@
 A signature is computed from what the grade already knows — the failing check, its layer and the
 specific cause its receipt names — never from the conversation's text, so the same missing secret at
 two properties is one signature and two different tools are two. Variable parts of an error (ids,
-numbers, timestamps, quoted values, addresses) are stripped before it becomes part of a signature.
+numbers, timestamps, quoted values, URLs, e-mail addresses, and capitalised words after the first,
+which is where a person's name would sit) are stripped before it becomes part of a signature: a
+signature is shown in tickets outside Smith, so it must carry no personal data.
 """
 
 from __future__ import annotations
@@ -35,14 +37,22 @@ _SPACES = re.compile(r"\s+")
 _REPEATS = re.compile(r"(<\w+>)(?:[\s,;/]*\1)+")
 
 
+# A capitalised word that does not start the message ("Resident Priya Natarajan not found"); all-caps
+# identifiers such as TOUR_SLOTS_API_KEY are names of things, not people, and stay.
+_PROPER_NOUN = re.compile(
+    r"(?<=[\s(\[,;:])[A-ZÀ-Þ](?:[a-zß-ÿ]+(?:['’-][A-Za-zÀ-ÿ]+)*|['’][A-ZÀ-Þ][A-Za-zß-ÿ'’-]*)\b"
+)
+
+
 def normalise_error(text: str) -> str:
     """An error message with its variable parts replaced, lower-cased and whitespace-collapsed.
 
     `Timeout after 30s calling https://x/slots?id=8f3a…` and `Timeout after 12s calling https://y`
     both become `timeout after <n> calling <url>`; `Missing secret TOUR_SLOTS_API_KEY` keeps the
-    secret's name, which is the cause.
+    secret's name, which is the cause; `Resident Priya Natarajan not found` becomes
+    `resident <name> not found`.
     """
-    lowered = text.lower()
+    lowered = _PROPER_NOUN.sub("<name>", text).lower()
     for pattern, placeholder in _VARIABLE_PARTS:
         lowered = pattern.sub(placeholder, lowered)
     collapsed = _REPEATS.sub(r"\1", _SPACES.sub(" ", lowered)).strip(" .:;,-")
