@@ -12,6 +12,7 @@ import logging
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
@@ -30,6 +31,7 @@ from smith.membership import ChannelMembership
 from smith.outbox import Relay, RelayConfig
 from smith.settings import Settings
 from smith.slack_app import bot_user_id, build_bolt_app, build_read_client, mount
+from smith.tickets import build_tracker
 from smith.transports import Transport
 from smith.transports.dry_run import DryRunTransport
 from smith.transports.live import LiveTransport, build_post_client
@@ -188,8 +190,10 @@ async def serve(smith: Smith) -> None:
             sweep_time=smith.settings.sweep_time,
             fixtures_dir=smith.settings.fixtures_dir,
             triage_channel=smith.settings.triage_channel,
+            ticket_quiet_after=timedelta(days=smith.settings.ticket_quiet_days),
         ),
         judge=smith.judge,
+        tracker=build_tracker(smith.settings),
     )
     scheduler = build_scheduler(jobs)
     scheduler.start()

@@ -20,7 +20,7 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
-from blocks import build_digest_blocks, validate_post
+from blocks import DigestLine, LinkLine, build_digest_blocks, validate_post
 from cerebrus.judge import JudgeLane
 from gradecore.entities import SlackPost, utcnow
 from gradecore.locks import period_lock
@@ -30,6 +30,8 @@ from smith.digest import digest_sections
 from smith.judge_drift import measure_drift
 from smith.sweep.job import SweepReport, run_sweep
 from smith.tally import compose_tally, latest_due_day, queue_tally
+from smith.tickets.sync import QUIET_AFTER, TicketLink
+from smith.tickets.tracker import Tracker
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
@@ -42,6 +44,7 @@ class JobConfig:
     fixtures_dir: Path = Path("fixtures_out")
     triage_channel: str | None = None
     tick_seconds: float = 60.0
+    ticket_quiet_after: timedelta = QUIET_AFTER
 
 
 @dataclass
@@ -49,6 +52,7 @@ class Jobs:
     store: Store
     config: JobConfig
     judge: JudgeLane | None = None
+    tracker: Tracker | None = None
     clock: Clock = utcnow
     ran: list[tuple[str, str]] = field(default_factory=list)  # (job, period) this instance ran
 
@@ -134,25 +138,39 @@ class Jobs:
         return work
 
     def _sweep(self) -> dict[str, Any]:
-        report = run_sweep(self.store, self.config.fixtures_dir)
-        self._queue_summary(
-            report, key=f"sweep:{self._latest_daily_period(self.clock(), self.config.sweep_time)}"
+        now = self.clock()
+        report = run_sweep(
+            self.store,
+            self.config.fixtures_dir,
+            tracker=self.tracker,
+            now=now,
+            quiet_after=self.config.ticket_quiet_after,
         )
+        self._queue_summary(report, key=f"sweep:{self._latest_daily_period(now, self.config.sweep_time)}")
         return {
             "written": dict(report.written),
             "refused": len(report.refused),
-            "tickets": len(report.tickets),
+            "tickets": {
+                "new": len(report.tickets.new),
+                "reopened": len(report.tickets.reopened),
+                "closed": len(report.tickets.closed),
+                "failed": len(report.tickets.failed),
+            },
         }
 
     def _queue_summary(self, report: SweepReport, *, key: str) -> None:
         if self.config.triage_channel is None:
             return
-        sections = [
+        sections: list[tuple[str, list[DigestLine]]] = [
             (
                 "Fixture drafts written",
                 [f"{kind}: {count}" for kind, count in sorted(report.written.items())] or ["none"],
             ),
-            ("New integration tickets", report.tickets or ["none"]),
+            ("New integration tickets", [_ticket_line(link) for link in report.tickets.new] or ["none"]),
+            (
+                "Reopened: it happened again",
+                [_ticket_line(link) for link in report.tickets.reopened] or ["none"],
+            ),
             (
                 "Refused (would leak, or could not be built)",
                 [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
@@ -192,6 +210,13 @@ class Jobs:
         if self.judge is None or not self.judge.enabled:
             return None
         return (await measure_drift(self.store, self.judge)).lines()
+
+
+def _ticket_line(link: TicketLink) -> DigestLine:
+    """A ticket as a link when it has a web address (a GitHub issue), else its title."""
+    if link.url is not None and link.url.startswith(("https://", "http://")):
+        return LinkLine(link.url, link.title)
+    return link.title
 
 
 def build_scheduler(jobs: Jobs) -> AsyncIOScheduler:

@@ -7,13 +7,15 @@ post Slack would reject, and is called before a post is queued.
 from blocks.common import CORRECT_GRADE_ACTION_ID, GRADE_EVENT_TYPE, PostContent
 from blocks.conversation import build_conversation_blocks
 from blocks.limits import PostLimitError, validate_post
-from blocks.notice import build_digest_blocks, build_notice_blocks
+from blocks.notice import DigestLine, LinkLine, build_digest_blocks, build_notice_blocks
 from blocks.tally import build_tally_blocks
 from blocks.turn import build_turn_blocks
 
 __all__ = [
     "CORRECT_GRADE_ACTION_ID",
     "GRADE_EVENT_TYPE",
+    "DigestLine",
+    "LinkLine",
     "PostContent",
     "PostLimitError",
     "build_conversation_blocks",

@@ -7,6 +7,7 @@ error can never turn into a mention or a broken link.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from slack_sdk.models.blocks import Block
 
@@ -27,6 +28,21 @@ DIGEST_EVENT_TYPE = "smith_digest"
 MAX_DIGEST_LINES = 40
 
 
+@dataclass(frozen=True, slots=True)
+class LinkLine:
+    """A digest line that links somewhere: the text is escaped, the URL is Smith's own (never tenant text)."""
+
+    url: str
+    text: str
+
+    def mrkdwn(self) -> str:
+        # `|` and `>` would end the link early; the URL comes from a tracker, not from a conversation.
+        return f"<{self.url.replace('|', '%7C').replace('>', '%3E')}|{escape(self.text)}>"
+
+
+DigestLine = str | LinkLine
+
+
 def build_notice_blocks(title: str, body: str, *, idempotency_key: str | None = None) -> PostContent:
     """A short message: a bold title over a plain body (long bodies are cut)."""
     head = bold(escape(title)) if title.strip() else ""
@@ -41,7 +57,7 @@ def build_notice_blocks(title: str, body: str, *, idempotency_key: str | None = 
 
 
 def build_digest_blocks(
-    sections: Sequence[tuple[str, Sequence[str]]],
+    sections: Sequence[tuple[str, Sequence[DigestLine]]],
     *,
     title: str | None = None,
     idempotency_key: str | None = None,
@@ -51,7 +67,7 @@ def build_digest_blocks(
     room = MAX_BLOCKS - len(blocks)
     shown = sections if len(sections) <= room else sections[: room - 1]
     for heading, lines in shown:
-        items = [f"• {escape(line)}" for line in lines] or [escape(texts.nothing_to_report())]
+        items = [f"• {_line(line)}" for line in lines] or [escape(texts.nothing_to_report())]
         blocks.append(listed_section(heading or texts.untitled_section(), items, MAX_DIGEST_LINES))
     if len(shown) < len(sections):
         blocks.append(section(escape(texts.and_more_sections(len(sections) - len(shown)))))
@@ -63,3 +79,7 @@ def build_digest_blocks(
         text=clip(escape(summary), MAX_FALLBACK_TEXT),
         metadata=plain_metadata(DIGEST_EVENT_TYPE, idempotency_key),
     )
+
+
+def _line(line: DigestLine) -> str:
+    return line.mrkdwn() if isinstance(line, LinkLine) else escape(line)

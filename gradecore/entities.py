@@ -249,6 +249,78 @@ class JobRun(SQLModel, table=True):
     counts: dict[str, Any] | None = _json(nullable=True)
 
 
+class TicketSignature(SQLModel, table=True):
+    """One root cause of *ours* failures, and the state of its ticket (docs/tickets.md).
+
+    `watching` until a grader confirms an occurrence, then `open`; `closed` after a quiet spell, and
+    `open` again (times_reopened + 1) when it recurs.
+    """
+
+    __tablename__ = "ticket_signatures"
+
+    id: str = Field(primary_key=True, max_length=16)
+    check_id: str = Field(max_length=64)
+    layer: str = Field(max_length=16)
+    cause: str = Field(max_length=512)
+    status: str = Field(default="watching", max_length=16)  # watching | open | closed
+    status_changed_at: datetime = _when()
+    times_reopened: int = 0
+    tracker: str | None = Field(default=None, max_length=16)  # markdown | github
+    tracker_ref: str | None = Field(default=None, max_length=256)  # a file path or an issue number
+    tracker_url: str | None = Field(default=None, max_length=1024)
+    # Set before a tracker create is attempted: after a crash the tracker is searched before filing.
+    creating_since: datetime | None = _when(nullable=True)
+    synced_body_hash: str | None = Field(default=None, max_length=64)
+    synced_counts: dict[str, Any] | None = _json(nullable=True)
+    history: list[dict[str, Any]] = _json()
+    created_at: datetime = _when()
+    updated_at: datetime = _when()
+
+
+class TicketOccurrence(SQLModel, table=True):
+    """A graded item that failed with a signature: counted once per item, however often regraded."""
+
+    __tablename__ = "ticket_occurrences"
+    __table_args__ = (
+        UniqueConstraint("signature_id", "conversation_id", "turn_key", name="uq_ticket_occurrences_item"),
+        Index("ix_ticket_occurrences_signature_seen", "signature_id", "seen_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    signature_id: str = Field(foreign_key="ticket_signatures.id", max_length=16)
+    conversation_id: str = Field(max_length=128)
+    turn_key: str = Field(default="", max_length=128)  # the turn id; "" for a conversation-level failure
+    property_id: str = Field(max_length=128)
+    machine_grade_id: str = Field(max_length=36)
+    seen_at: datetime = _when()  # when it happened: the conversation's settled_at
+    recorded_at: datetime = _when()  # when the sweep saw it
+
+
+class TicketConfirmation(SQLModel, table=True):
+    """A grader's act that confirmed a signature (a 👍 on an *ours* failure, or an *ours* correction)."""
+
+    __tablename__ = "ticket_confirmations"
+    __table_args__ = (UniqueConstraint("signature_id", "verdict_id", name="uq_ticket_confirmations_verdict"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    signature_id: str = Field(foreign_key="ticket_signatures.id", max_length=16, index=True)
+    verdict_id: int = Field(foreign_key="grade_verdicts.id")
+    signal: str = Field(max_length=16)  # up | correction
+    property_id: str = Field(max_length=128)
+    example: str | None = Field(default=None, max_length=2000)  # anonymized excerpt of the graded turn
+    receipts: list[str] = _json()  # anonymized receipt lines
+    created_at: datetime = _when()
+
+
+class TicketScan(SQLModel, table=True):
+    """How far the sweep has read machine grades for occurrences (one row)."""
+
+    __tablename__ = "ticket_scan"
+
+    id: int = Field(default=1, primary_key=True)
+    scanned_through: datetime = _when()
+
+
 ALL_TABLES = [
     User,
     SlackIdentity,
@@ -262,4 +334,8 @@ ALL_TABLES = [
     PendingAct,
     Fixture,
     JobRun,
+    TicketSignature,
+    TicketOccurrence,
+    TicketConfirmation,
+    TicketScan,
 ]

@@ -26,6 +26,7 @@ from smith.listening.processor import ActProcessor
 from smith.outbox import Relay, RelayConfig, RelayStats
 from smith.sweep.job import SweepReport, run_sweep
 from smith.tally import compose_tally
+from smith.tickets.tracker import MarkdownTracker
 from smith.transports.dry_run import DryRunTransport
 from smith.transports.render import render_payload
 
@@ -109,7 +110,7 @@ async def run_demo(workdir: Path, console: Console) -> DemoRun:
     run = DemoRun(store, conversations, results, delivery)
     run.acts = await simulate_staff(store)
     delivery.merge(await relay.drain(within=30.0))
-    run.sweep = run_sweep(store, workdir / "fixtures")
+    run.sweep = run_sweep(store, workdir / "fixtures", tracker=MarkdownTracker(workdir / "fixtures"))
     run.tallies = tally_lines(store)
     return run
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from blocks import DigestLine
 from cerebrus import check_ids
 from cerebrus.checks.tools_succeeded import RECOVERED_ENTRY
 from gradecore.store import Unit, current_acts
@@ -20,7 +21,7 @@ from smith.stats import window_stats
 
 WEEK = timedelta(days=7)
 QUIET_CHECK_WINDOW = timedelta(days=30)
-Section = tuple[str, list[str]]
+Section = tuple[str, Sequence[DigestLine]]
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None)
         calibration.append("growing: fix the grader before shipping more checks")
     return [
         ("Reaction rate per channel (7 days)", reaction_lines or ["no properties yet"]),
+        ("Top root causes of *ours* failures (this week, vs last week)", root_cause_lines(unit, now)),
         (
             "Checks that have not failed in 30 days — unnecessary or broken?",
             quiet or ["every check failed at least once"],
@@ -110,6 +112,21 @@ def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None)
         ),
         ("Tool errors recovered by a retry (last week → this week)", recovered),
     ]
+
+
+def root_cause_lines(unit: Unit, now: datetime, *, top: int = 5) -> list[DigestLine]:
+    """The signatures that happened most this week, with the change from last week: a roadmap."""
+    lines: list[DigestLine] = []
+    for signature, this_week, last_week in unit.tickets.weekly_ranking(now=now, limit=top):
+        change = this_week - last_week
+        trend = (
+            "new this week" if last_week == 0 else f"{'+' if change >= 0 else '−'}{abs(change)} vs last week"
+        )
+        where = (
+            f" · <{signature.tracker_url}|ticket>" if (signature.tracker_url or "").startswith("http") else ""
+        )
+        lines.append(f"{signature.check_id}: {signature.cause} — {this_week} ({trend}){where}")
+    return lines or ["no ours failures this week"]
 
 
 def _percent(value: float | None) -> str:

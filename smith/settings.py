@@ -6,6 +6,7 @@ or a log line.
 
 from __future__ import annotations
 
+import re
 from datetime import time
 from pathlib import Path
 from typing import Literal
@@ -14,6 +15,7 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PostMode = Literal["live", "dry_run", "off"]
+_REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 
 
 class Settings(BaseSettings):
@@ -58,6 +60,17 @@ class Settings(BaseSettings):
     sweep_time: time = Field(default=time(2, 0), validation_alias="SMITH_SWEEP_TIME")
     fixtures_dir: Path = Field(default=Path("./fixtures_out"), validation_alias="SMITH_FIXTURES_DIR")
 
+    # The engineers' ticket queue (one ticket per root cause of *ours* failures)
+    tracker: Literal["markdown", "github", "off"] = Field(
+        default="markdown", validation_alias="SMITH_TRACKER"
+    )
+    github_repository: str | None = Field(default=None, validation_alias="SMITH_GITHUB_REPO")
+    github_token: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("SMITH_GITHUB_TOKEN", "GITHUB_TOKEN")
+    )
+    github_api_url: str | None = Field(default=None, validation_alias="SMITH_GITHUB_API_URL")
+    ticket_quiet_days: int = Field(default=14, ge=1, validation_alias="SMITH_TICKET_QUIET_DAYS")
+
     log_level: str = Field(default="INFO", validation_alias=AliasChoices("SMITH_LOG_LEVEL", "LOG_LEVEL"))
 
     @field_validator(
@@ -74,6 +87,9 @@ class Settings(BaseSettings):
         "ops_channel",
         "triage_channel",
         "conversation_url_template",
+        "github_repository",
+        "github_token",
+        "github_api_url",
         mode="before",
     )
     @classmethod
@@ -87,6 +103,13 @@ class Settings(BaseSettings):
         if self.post_mode_setting is not None:
             return self.post_mode_setting
         return "live" if self.slack_bot_token is not None else "dry_run"
+
+    @field_validator("github_repository")
+    @classmethod
+    def _owner_slash_name(cls, value: str | None) -> str | None:
+        if value is not None and not _REPOSITORY.fullmatch(value):
+            raise ValueError("must look like owner/name")
+        return value
 
     @property
     def judge_enabled(self) -> bool:

@@ -28,6 +28,7 @@ from gradecore.store.jobs import FixturesRepo, JobsRepo
 from gradecore.store.outbox import OutboxRepo
 from gradecore.store.people import ROLES, IdentitiesRepo, UsersRepo, normalise_email
 from gradecore.store.properties import PropertiesRepo
+from gradecore.store.tickets import TicketsRepo
 from gradecore.store.verdicts import PrinciplesRepo, VerdictsRepo, current_acts
 
 __all__ = [
@@ -65,6 +66,7 @@ class Unit:
         self.pending_acts = PendingActsRepo(session)
         self.jobs = JobsRepo(session)
         self.fixtures = FixturesRepo(session)
+        self.tickets = TicketsRepo(session)
 
 
 class Store:

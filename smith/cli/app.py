@@ -7,7 +7,7 @@ import json
 import typer
 
 from gradecore.contract import conversation_schema
-from smith.cli import db, ingest, jobs, outbox, properties, run, slack, users
+from smith.cli import db, ingest, jobs, outbox, properties, run, slack, tickets, users
 
 app = typer.Typer(
     name="smith",
@@ -27,6 +27,7 @@ app.command("outbox")(outbox.outbox)
 app.command("manifest")(slack.manifest)
 app.command("tally")(jobs.tally)
 app.command("sweep")(jobs.sweep)
+app.command("tickets")(tickets.tickets)
 app.add_typer(jobs.fixtures_app, name="fixtures")
 app.command("agreement")(slack.agreement)
 users.app.command("link")(slack.link)

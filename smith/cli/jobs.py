@@ -15,6 +15,7 @@ from smith.cli.errors import UserError
 from smith.sweep.check import check_fixtures
 from smith.sweep.job import run_sweep
 from smith.tally import compose_tally, queue_tally
+from smith.tickets import build_tracker
 from smith.transports.render import render_payload
 
 fixtures_app = typer.Typer(help="The sweep's fixture drafts.", no_args_is_help=True)
@@ -50,12 +51,25 @@ def tally(
 
 def sweep() -> None:
     """Run the D8 sweep now: new verdicts become anonymized fixture drafts and tickets."""
-    directory = settings().fixtures_dir
-    report = run_sweep(open_store(), directory)
+    current = settings()
+    directory = current.fixtures_dir
+    report = run_sweep(
+        open_store(),
+        directory,
+        tracker=build_tracker(current),
+        quiet_after=timedelta(days=current.ticket_quiet_days),
+    )
     kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(report.written.items())) or "nothing new"
     typer.echo(f"swept into {directory}: {kinds} · {len(report.refused)} refused")
+    tickets = report.tickets
+    typer.echo(
+        f"tickets: {len(tickets.new)} new · {len(tickets.reopened)} reopened · {len(tickets.closed)} closed "
+        f"as quiet · {tickets.updated} updated · {len(tickets.failed)} not synced (retried next sweep)"
+    )
     for verdict_id, why in report.refused:
         typer.echo(f"  refused verdict {verdict_id}: {why}", err=True)
+    for signature_id, why in tickets.failed:
+        typer.echo(f"  ticket {signature_id} not synced: {why}", err=True)
 
 
 @fixtures_app.command("check")

@@ -17,7 +17,6 @@ from smith.sweep.fixture_format import (
     load_fixture,
 )
 from smith.sweep.leaks import Leak, LeakKind, LeakWatchlist, describe_leaks, find_leaks
-from smith.sweep.ticket import render_ticket
 
 __all__ = [
     "FORMAT_V1",
@@ -39,5 +38,4 @@ __all__ = [
     "fixture_hash",
     "fixture_relpath",
     "load_fixture",
-    "render_ticket",
 ]

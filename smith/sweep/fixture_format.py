@@ -2,7 +2,8 @@
 
 The sweep builds a fixture from an anonymized document and the verdict, serializes it to stable
 bytes (so its content hash means something), scans those bytes for leaks, and writes them under
-`<SMITH_FIXTURES_DIR>/<kind>/`. Kind `ours` is written as a markdown ticket (`render_ticket`).
+`<SMITH_FIXTURES_DIR>/<kind>/`. Engineers read `ours` failures as one ticket per root cause
+(`smith.tickets`), not one file per act.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from pydantic import JsonValue, ValidationError
 
 from gradecore.vocabulary import Level
 from smith.sweep.fixture_model import FORMAT_V1, FixtureKind, FixtureV1
-from smith.sweep.ticket import render_ticket
 
 __all__ = [
     "FORMAT_V1",
@@ -32,7 +32,6 @@ __all__ = [
     "fixture_hash",
     "fixture_relpath",
     "load_fixture",
-    "render_ticket",
 ]
 
 _UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]")
@@ -98,11 +97,10 @@ def fixture_hash(fixture: dict[str, Any]) -> str:
 
 
 def fixture_relpath(fixture: dict[str, Any]) -> PurePosixPath:
-    """`<kind>/<conversation_id>--<turn_id or "conversation">--v<verdict_id>.json` (`.md` for `ours`)."""
+    """`<kind>/<conversation_id>--<turn_id or "conversation">--v<verdict_id>.json`."""
     item = fixture.get("turn_id") or "conversation"
     stem = f"{_safe(str(fixture['conversation_id']))}--{_safe(str(item))}--v{int(fixture['verdict_id'])}"
-    extension = "md" if fixture["kind"] == "ours" else "json"
-    return PurePosixPath(str(fixture["kind"]), f"{stem}.{extension}")
+    return PurePosixPath(str(fixture["kind"]), f"{stem}.json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +113,8 @@ class FixtureFile:
 
 
 def fixture_file(fixture: dict[str, Any]) -> FixtureFile:
-    """The file for a fixture: its JSON (`grader`, `clara`) or its markdown ticket (`ours`)."""
-    payload = render_ticket(fixture).encode("utf-8") if fixture["kind"] == "ours" else fixture_bytes(fixture)
+    """The file for a fixture: its stable JSON, whatever its kind."""
+    payload = fixture_bytes(fixture)
     return FixtureFile(fixture_relpath(fixture), payload, hashlib.sha256(payload).hexdigest())
 
 

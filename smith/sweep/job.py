@@ -1,10 +1,11 @@
 """The nightly D8 sweep: human verdicts with a known expected level become anonymized fixture drafts.
 
 `grader` verdicts become Cerebrus calibration fixtures, `clara` ones Clara regression fixtures, `ours`
-ones integration tickets in markdown. Each is anonymized, scanned for leaks by an independent detector,
-written, and only then entered in the Fixture ledger: a crash between the two rewrites the same bytes
-to the same path on the rerun, so nothing is lost and nothing is duplicated. The sweep only proposes;
-it edits no rule and no prompt.
+ones integration fixtures that also confirm their root-cause signatures: one ticket per signature,
+kept current in the tracker (docs/tickets.md). Each fixture is anonymized, scanned for leaks by an
+independent detector, written, and only then entered in the Fixture ledger: a crash between the two
+rewrites the same bytes to the same path on the rerun, so nothing is lost and nothing is duplicated.
+The sweep only proposes; it edits no rule and no prompt.
 """
 
 from __future__ import annotations
@@ -13,17 +14,27 @@ import logging
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from pydantic import JsonValue
 
-from gradecore.entities import Fixture, GradeVerdict, utcnow
+from gradecore.entities import Fixture, GradeVerdict, MachineGrade, utcnow
+from gradecore.recording import SOURCE_DETERMINISTIC
 from gradecore.store import Store, Unit, current_acts
 from smith.sweep.anonymize import anonymize
 from smith.sweep.fixture_format import build_fixture, fixture_file
 from smith.sweep.leaks import LeakWatchlist, describe_leaks, find_leaks
+from smith.tickets.occurrences import (
+    confirmation_rows,
+    ensure_signature,
+    receipt_lines,
+    record_occurrences,
+)
+from smith.tickets.signature import Signature, signatures_of
+from smith.tickets.sync import QUIET_AFTER, TicketReport, sync_tickets
+from smith.tickets.tracker import Tracker
 
 log = logging.getLogger(__name__)
 # A verdict agreeing with a passing grade names no owner: it is a calibration case for the grader.
@@ -34,7 +45,7 @@ KIND_BY_ERROR_CLASS = {"grader": "grader", "clara": "clara", "ours": "ours", Non
 class SweepReport:
     written: Counter[str] = field(default_factory=Counter)
     refused: list[tuple[int, str]] = field(default_factory=list)
-    tickets: list[str] = field(default_factory=list)
+    tickets: TicketReport = field(default_factory=TicketReport)
 
     @property
     def total(self) -> int:
@@ -50,19 +61,35 @@ class Draft:
     digest: str
     problem: str | None  # why it must not be written (a leak, a missing record)
     superseded: bool = False  # the act was retracted or replaced by the same person's later act
+    # For an `ours` act: the root causes it confirms, with its anonymized example and receipts.
+    confirms: tuple[Signature, ...] = ()
+    confirmation: tuple[dict[str, Any], ...] = ()
 
 
-def run_sweep(store: Store, fixtures_dir: Path, *, batch: int = 200) -> SweepReport:
-    """Sweep every verdict not yet in the ledger; safe to rerun at any point."""
+def run_sweep(
+    store: Store,
+    fixtures_dir: Path,
+    *,
+    tracker: Tracker | None = None,
+    now: datetime | None = None,
+    quiet_after: timedelta = QUIET_AFTER,
+    batch: int = 200,
+) -> SweepReport:
+    """Sweep every verdict not yet in the ledger, then bring the tickets up to date; safe to rerun."""
     report = SweepReport()
     while True:
         with store.unit() as unit:
             verdicts = list(unit.fixtures.unswept_verdicts(limit=batch))
             drafts = [_draft_or_refusal(unit, verdict) for verdict in verdicts]
         if not drafts:
-            return report
+            break
         for draft in drafts:
             _commit(store, fixtures_dir, draft, report)
+    if tracker is not None:
+        moment = now or utcnow()
+        record_occurrences(store, now=moment)
+        report.tickets = sync_tickets(store, tracker, now=moment, quiet_after=quiet_after)
+    return report
 
 
 def _draft_or_refusal(unit: Unit, verdict: GradeVerdict) -> Draft:
@@ -100,16 +127,72 @@ def draft_fixture(unit: Unit, verdict: GradeVerdict) -> Draft:
         verdict.created_at,
         turn_id=verdict.turn_id,
     )
-    file = fixture_file(fixture)  # the JSON fixture, or the markdown ticket for `ours`
+    file = fixture_file(fixture)
     leaks = find_leaks(file.payload.decode(), LeakWatchlist.from_conversation(original))
+    problem = describe_leaks(leaks) if leaks else None
+    confirms: tuple[Signature, ...] = ()
+    confirmation: tuple[dict[str, Any], ...] = ()
+    if kind == "ours":
+        # Causes are read from the grade as stored, as the occurrence scan reads them (signatures
+        # carry no personal data: see smith.tickets.signature); receipts from the anonymized copy.
+        confirms = tuple(signatures_of(_confirmed_dimensions(unit, verdict)))
+        dimensions = _dicts(fixture["machine_grade_at_time"].get("dimensions"))
+        # The example and receipts come from the anonymized fixture; a fixture that would leak
+        # lends the ticket nothing but the count.
+        safe = problem is None
+        confirmation = tuple(
+            confirmation_rows(
+                confirms,
+                verdict_id=verdict.id,
+                signal=verdict.signal,
+                property_id=verdict.property_id,
+                example=_graded_text(anonymized.document, verdict.turn_id) if safe else None,
+                receipts=receipt_lines(dimensions) if safe else [],
+                created_at=verdict.created_at,
+            )
+        )
     return Draft(
         verdict.id,
         kind,
         str(file.relpath),
         file.payload,
         file.content_hash,
-        describe_leaks(leaks) if leaks else None,
+        problem,
+        confirms=confirms,
+        confirmation=confirmation,
     )
+
+
+def _confirmed_dimensions(unit: Unit, verdict: GradeVerdict) -> list[dict[str, Any]]:
+    """The dimensions an act confirms: its grade's, and for an act on the whole conversation (the
+    parent post) also those of each turn's grade as it stood when the act was made."""
+    dimensions = _dicts(_machine_grade(unit, verdict).get("dimensions"))
+    if verdict.turn_id is None:
+        latest: dict[str, MachineGrade] = {}
+        for grade in unit.grades.for_conversation(verdict.conversation_id):
+            if (
+                grade.turn_id is not None
+                and grade.source == SOURCE_DETERMINISTIC
+                and grade.created_at <= verdict.created_at
+            ):
+                latest[grade.turn_id] = grade  # oldest first: the last one standing wins
+        for grade in latest.values():
+            dimensions += _dicts(grade.dimensions)
+    return dimensions
+
+
+def _dicts(value: object) -> list[dict[str, Any]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _graded_text(document: dict[str, Any], turn_id: str | None) -> str | None:
+    """What Clara wrote in the graded turn (the last message of a conversation-level fixture)."""
+    messages = [m for m in document.get("messages") or () if isinstance(m, dict)]
+    if turn_id is not None:
+        turns = [t for t in document.get("turns") or () if isinstance(t, dict) and t.get("id") == turn_id]
+        wanted = turns[0].get("message_id") if turns else None
+        messages = [m for m in messages if m.get("id") == wanted]
+    return str(messages[-1].get("text")) if messages else None
 
 
 def _machine_grade(unit: Unit, verdict: GradeVerdict) -> dict[str, JsonValue]:
@@ -133,10 +216,12 @@ def _commit(store: Store, fixtures_dir: Path, draft: Draft, report: SweepReport)
     else:
         _write_atomically(fixtures_dir / draft.relpath, draft.content)
         report.written[draft.kind] += 1
-        if draft.kind == "ours":
-            report.tickets.append(draft.relpath)
         status, path, digest, detail = "written", draft.relpath, draft.digest, None
     with store.unit() as unit:
+        # The confirmation and the ledger row commit together: an act confirms its causes once.
+        for signature in draft.confirms:
+            ensure_signature(unit, signature, now=utcnow())
+        unit.tickets.add_confirmations(draft.confirmation)
         unit.fixtures.record(
             Fixture(
                 verdict_id=draft.verdict_id,

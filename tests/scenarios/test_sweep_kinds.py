@@ -17,6 +17,7 @@ from gradecore.store import Store
 from gradecore.vocabulary import Level
 from scheduler import JobConfig, Jobs
 from smith.sweep.job import run_sweep
+from smith.tickets.tracker import MarkdownTracker
 from tests.scenarios.sweep_world import MORNING, files_under, record_every_kind
 from tests.scheduling.world import OAKRIDGE, add_grader, demo, fixtures, ingest, react
 
@@ -38,13 +39,12 @@ def test_every_error_class_lands_in_its_own_kind(store: Store, out: Path) -> Non
     for kind, ids in (("grader", swept.grader), ("clara", swept.clara), ("ours", swept.ours)):
         for verdict_id in ids:
             row = rows[verdict_id]
-            extension = "md" if kind == "ours" else "json"
             assert (row.kind, row.status) == (kind, "written")
             assert row.path is not None and row.path.startswith(f"{kind}/")
-            assert row.path.endswith(f"--v{verdict_id}.{extension}")
+            assert row.path.endswith(f"--v{verdict_id}.json")
     files = files_under(out)
     assert sorted(files) == sorted(row.path for row in rows.values() if row.path)
-    assert report.tickets == [rows[swept.ours[0]].path]
+    assert report.tickets.new == []  # no tracker given: tickets are the scheduler's business
 
     # A calibration fixture: the anonymized input, the expected level, the frozen machine grade, the
     # grader's user id (never a name), and the content hash the ledger holds.
@@ -120,13 +120,19 @@ def test_a_fixture_that_would_leak_is_refused_and_reported(
 async def test_the_sweep_summary_goes_to_the_triage_channel(store: Store, out: Path) -> None:
     record_every_kind(store)
     night = datetime(2026, 12, 1, 2, 30, tzinfo=UTC)
-    jobs = Jobs(store, JobConfig(fixtures_dir=out, triage_channel="C0TRIAGE"), clock=lambda: night)
+    jobs = Jobs(
+        store,
+        JobConfig(fixtures_dir=out, triage_channel="C0TRIAGE"),
+        tracker=MarkdownTracker(out),
+        clock=lambda: night,
+    )
     assert ("sweep", "2026-12-01") in await jobs.tick()
     with store.unit() as unit:
         post = unit.outbox.by_key("sweep:2026-12-01")
     assert post is not None and (post.kind, post.channel) == ("digest", "C0TRIAGE")
     shown = json.dumps(post.payload, ensure_ascii=False)
-    for line in ("clara: 1", "grader: 2", "ours: 1", "ours/0akr1dge-maint-0008-cut--conversation--v"):
+    # The truncated reply (ours) opened one ticket for its root cause.
+    for line in ("clara: 1", "grader: 2", "ours: 1", "[smith] not_truncated: stop reason max_tokens"):
         assert line in shown
 
 

@@ -73,6 +73,7 @@ def test_every_section_is_present(store: Store) -> None:
     history(store)
     assert list(sections(store)) == [
         "Reaction rate per channel (7 days)",
+        "Top root causes of *ours* failures (this week, vs last week)",
         "Checks that have not failed in 30 days — unnecessary or broken?",
         "Pass rate vs 👎 (last week → this week)",
         "Calibration debt",

@@ -64,8 +64,10 @@ def test_files_are_named_by_conversation_item_and_verdict(fixture: dict[str, Any
     assert written.relpath == PurePosixPath("grader/5ccefeb1-fd5b-4a67-aeeb-ea0f7137f437--t1--v42.json")
     assert written.payload == fixture_bytes(fixture)
     whole = fixture_file({**fixture, "kind": "ours", "turn_id": None, "conversation_id": "../a b"})
-    assert whole.relpath == PurePosixPath("ours/.._a_b--conversation--v42.md")
-    assert whole.payload.startswith(b"# Integration: ")
+    assert whole.relpath == PurePosixPath("ours/.._a_b--conversation--v42.json")
+    assert whole.payload == fixture_bytes(
+        {**fixture, "kind": "ours", "turn_id": None, "conversation_id": "../a b"}
+    )
 
 
 def test_a_written_fixture_loads_back(tmp_path: Path, fixture: dict[str, Any]) -> None:
