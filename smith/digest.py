@@ -42,7 +42,13 @@ def week_numbers(unit: Unit, property_ids: Sequence[str], start: datetime, end: 
     return WeekNumbers(stats.graded, stats.passed, downs, grader_errors)
 
 
-def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None) -> list[Section]:
+def digest_sections(
+    unit: Unit,
+    now: datetime,
+    *,
+    judge_drift: list[str] | None,
+    rule_disagreements: list[str] | None = None,
+) -> list[Section]:
     properties = list(unit.properties.list())
     ids = [p.id for p in properties]
     this_week = week_numbers(unit, ids, now - WEEK, now)
@@ -82,6 +88,7 @@ def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None)
             "Judge drift (a frozen sample graded again)",
             judge_drift if judge_drift is not None else ["judge lane off"],
         ),
+        ("Rules people disagree with (7 days, top 5)", rule_disagreements or ["not measured"]),
     ]
 
 

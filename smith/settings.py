@@ -58,6 +58,10 @@ class Settings(BaseSettings):
     sweep_time: time = Field(default=time(2, 0), validation_alias="SMITH_SWEEP_TIME")
     fixtures_dir: Path = Field(default=Path("./fixtures_out"), validation_alias="SMITH_FIXTURES_DIR")
 
+    # The calibration loop: when `smith rules suggest` proposes a change to a rule entry
+    suggest_min_acts: int = Field(default=5, ge=1, validation_alias="SMITH_SUGGEST_MIN_ACTS")
+    suggest_min_share: float = Field(default=0.5, ge=0, lt=1, validation_alias="SMITH_SUGGEST_MIN_SHARE")
+
     log_level: str = Field(default="INFO", validation_alias=AliasChoices("SMITH_LOG_LEVEL", "LOG_LEVEL"))
 
     @field_validator(

@@ -7,7 +7,7 @@ import json
 import typer
 
 from gradecore.contract import conversation_schema
-from smith.cli import db, ingest, jobs, outbox, properties, run, slack, users
+from smith.cli import db, ingest, jobs, outbox, properties, rules, run, slack, users
 
 app = typer.Typer(
     name="smith",
@@ -28,6 +28,8 @@ app.command("manifest")(slack.manifest)
 app.command("tally")(jobs.tally)
 app.command("sweep")(jobs.sweep)
 app.add_typer(jobs.fixtures_app, name="fixtures")
+app.add_typer(rules.app, name="rules")
+app.command("regrade")(rules.regrade)
 app.command("agreement")(slack.agreement)
 users.app.command("link")(slack.link)
 
