@@ -22,6 +22,7 @@ from blocks.regraded import build_regraded_pass_blocks
 from cerebrus import Rules, grade
 from gradecore.entities import SlackPost
 from gradecore.grades import ConversationGrade
+from gradecore.recording import SOURCE_DETERMINISTIC
 from gradecore.store import Store, Unit
 from gradecore.store.outbox import PENDING, UNROUTED
 from smith.calibration.stored import Stored, stored_conversations
