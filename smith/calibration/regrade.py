@@ -85,10 +85,9 @@ def _regrade_one(
         ids, _ = record_grades(unit, result, stored.content_hash)
         channel = unit.properties.require(conversation.property.id).slack_channel_id
         if result.flagged:
-            same = latest is not None and (latest.level, latest.headline) == (
-                result.level.value,
-                result.headline.text,
-            )
+            # Stored grades keep the headline's reason slug; the same level and slug read the same in Slack.
+            now = (result.level.value, result.headline.reason.slug)
+            same = latest is not None and (latest.level, latest.headline) == now
             if was_flagged and same:
                 return
             queued = queue_posts(
