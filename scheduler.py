@@ -26,6 +26,7 @@ from gradecore.entities import SlackPost, utcnow
 from gradecore.locks import period_lock
 from gradecore.store import Store
 from gradecore.store.outbox import PENDING
+from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
 from smith.digest import digest_sections
 from smith.judge_drift import measure_drift
 from smith.sweep.job import SweepReport, run_sweep
@@ -183,8 +184,10 @@ class Jobs:
     def _digest(self, week: str, drift: list[str] | None) -> dict[str, Any]:
         if self.config.triage_channel is None:
             return {"posted": False}
+        now = self.clock()
+        disagreed = disagreement_digest_lines(self.store, now - timedelta(days=7), now)
         with self.store.unit() as unit:
-            sections = digest_sections(unit, self.clock(), judge_drift=drift)
+            sections = digest_sections(unit, now, judge_drift=drift, rule_disagreements=disagreed)
         key = f"digest:{week}"
         self._queue_triage(
             build_digest_blocks(sections, title=f"Smith weekly digest · {week}", idempotency_key=key),

@@ -65,7 +65,13 @@ def _recovered_in(dimension: dict[str, Any]) -> int:
     )
 
 
-def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None) -> list[Section]:
+def digest_sections(
+    unit: Unit,
+    now: datetime,
+    *,
+    judge_drift: list[str] | None,
+    rule_disagreements: list[str] | None = None,
+) -> list[Section]:
     properties = list(unit.properties.list())
     ids = [p.id for p in properties]
     this_week = week_numbers(unit, ids, now - WEEK, now)
@@ -111,6 +117,7 @@ def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None)
             judge_drift if judge_drift is not None else ["judge lane off"],
         ),
         ("Tool errors recovered by a retry (last week → this week)", recovered),
+        ("Rules people disagree with (7 days, top 5)", rule_disagreements or ["not measured"]),
     ]
 
 

@@ -75,7 +75,7 @@ class Ingestor:
             outcome, record = unit.conversations.put(conversation)
             if outcome is PutOutcome.UNCHANGED:
                 return IngestResult(conversation.conversation_id, outcome)
-            ids, written = self._record_grades(unit, result, record.content_hash)
+            ids, written = record_grades(unit, result, record.content_hash)
             queued = []
             if self.post:
                 queued = queue_posts(
@@ -95,23 +95,23 @@ class Ingestor:
                 parked=bool(queued) and known.slack_channel_id is None,
             )
 
-    def _record_grades(
-        self, unit: Unit, result: ConversationGrade, document_hash: str
-    ) -> tuple[GradeIds, int]:
-        conversation_row = unit.grades.add(conversation_machine_grade(result, document_hash))
-        new = {conversation_row.id}
-        turns: dict[str, str] = {}
-        for turn in result.turns:
-            latest = unit.grades.latest("turn", item_ref(result.conversation_id, turn.turn_id))
-            if latest is not None and latest.content_hash == turn_content_hash(result, turn):
-                turns[turn.turn_id] = latest.id  # this turn's grade did not change: keep the one shown
-                continue
-            row = unit.grades.add(turn_machine_grade(result, turn))
-            turns[turn.turn_id] = row.id
-            new.add(row.id)
-        return GradeIds(conversation_row.id, turns, frozenset(new)), len(new)
-
     def _url(self, conversation_id: str) -> str | None:
         if not self.conversation_url_template:
             return None
         return self.conversation_url_template.replace("{conversation_id}", conversation_id)
+
+
+def record_grades(unit: Unit, result: ConversationGrade, document_hash: str) -> tuple[GradeIds, int]:
+    """Append the conversation's grade and a grade for each turn whose grade changed (by content)."""
+    conversation_row = unit.grades.add(conversation_machine_grade(result, document_hash))
+    new = {conversation_row.id}
+    turns: dict[str, str] = {}
+    for turn in result.turns:
+        latest = unit.grades.latest("turn", item_ref(result.conversation_id, turn.turn_id))
+        if latest is not None and latest.content_hash == turn_content_hash(result, turn):
+            turns[turn.turn_id] = latest.id  # this turn's grade did not change: keep the one shown
+            continue
+        row = unit.grades.add(turn_machine_grade(result, turn))
+        turns[turn.turn_id] = row.id
+        new.add(row.id)
+    return GradeIds(conversation_row.id, turns, frozenset(new)), len(new)

@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     github_api_url: str | None = Field(default=None, validation_alias="SMITH_GITHUB_API_URL")
     ticket_quiet_days: int = Field(default=14, ge=1, validation_alias="SMITH_TICKET_QUIET_DAYS")
 
+    # The calibration loop: when `smith rules suggest` proposes a change to a rule entry
+    suggest_min_acts: int = Field(default=5, ge=1, validation_alias="SMITH_SUGGEST_MIN_ACTS")
+    suggest_min_share: float = Field(default=0.5, ge=0, lt=1, validation_alias="SMITH_SUGGEST_MIN_SHARE")
+
     log_level: str = Field(default="INFO", validation_alias=AliasChoices("SMITH_LOG_LEVEL", "LOG_LEVEL"))
 
     @field_validator(

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
+from sqlalchemy import and_, or_
+from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
 
 from gradecore.contract import Conversation, canonical_json, validate_conversation
@@ -70,3 +73,31 @@ class ConversationsRepo:
             .where(col(ConversationRecord.settled_at) >= start, col(ConversationRecord.settled_at) < end)
         )
         return self._session.exec(query).all()
+
+    def settled_page(
+        self,
+        start: datetime,
+        end: datetime,
+        *,
+        after: tuple[datetime, str] | None,
+        limit: int,
+        property_id: str | None = None,
+    ) -> list[tuple[datetime, str, str, dict[str, Any]]]:
+        """One page of (settled_at, conversation id, content hash, document) settled in [start, end),
+        in settled order after the keyset position `after`: walking a whole archive page by page
+        holds one page in memory at a time."""
+        settled, conversation_id = col(ConversationRecord.settled_at), col(ConversationRecord.conversation_id)
+        query = sql_select(
+            settled, conversation_id, col(ConversationRecord.content_hash), col(ConversationRecord.document)
+        ).where(settled >= start, settled < end)
+        if property_id is not None:
+            query = query.where(col(ConversationRecord.property_id) == property_id)
+        if after is not None:
+            at, last_id = after
+            query = query.where(or_(settled > at, and_(settled == at, conversation_id > last_id)))
+        rows = self._session.execute(query.order_by(settled, conversation_id).limit(limit)).all()
+        return [(_aware(r[0]), str(r[1]), str(r[2]), dict(r[3])) for r in rows]
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)

@@ -7,7 +7,7 @@ import json
 import typer
 
 from gradecore.contract import conversation_schema
-from smith.cli import db, ingest, jobs, outbox, properties, run, slack, tickets, users
+from smith.cli import db, ingest, jobs, outbox, properties, rules, run, slack, tickets, users
 
 app = typer.Typer(
     name="smith",
@@ -29,6 +29,8 @@ app.command("tally")(jobs.tally)
 app.command("sweep")(jobs.sweep)
 app.command("tickets")(tickets.tickets)
 app.add_typer(jobs.fixtures_app, name="fixtures")
+app.add_typer(rules.app, name="rules")
+app.command("regrade")(rules.regrade)
 app.command("agreement")(slack.agreement)
 users.app.command("link")(slack.link)
 

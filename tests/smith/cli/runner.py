@@ -6,7 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,14 +42,22 @@ def database_url(workdir: Path) -> str:
     return f"sqlite:///{workdir / 'smith.db'}"
 
 
-def run_smith(workdir: Path, *args: str, stdin: bytes | None = None, database: str | None = None) -> Result:
-    """`smith ARGS` in `workdir`, on the SQLite file there unless `database` names another URL."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith(_FOREIGN)}
-    env.update(SMITH_DATABASE_URL=database or database_url(workdir), NO_COLOR="1", COLUMNS="200")
+def run_smith(
+    workdir: Path,
+    *args: str,
+    stdin: bytes | None = None,
+    database: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Result:
+    """`smith ARGS` in `workdir`, on the SQLite file there unless `database` names another URL; `env`
+    adds settings (the shell's own SMITH_/SLACK_/ANTHROPIC_ variables are never passed on)."""
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(_FOREIGN)}
+    environment.update(SMITH_DATABASE_URL=database or database_url(workdir), NO_COLOR="1", COLUMNS="200")
+    environment.update(env or {})
     completed = subprocess.run(
         [sys.executable, "-c", "from smith.cli import main; main()", *args],
         cwd=workdir,
-        env=env,
+        env=environment,
         input=stdin,
         capture_output=True,
         timeout=120,

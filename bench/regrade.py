@@ -1,0 +1,109 @@
+"""Benchmark: `smith regrade --dry-run` over a stored archive — time and peak memory, side by side.
+
+Builds (once, cached under bench/.cache/) a SQLite archive of 10,000 realistic conversations
+(bench/grade_corpus.py), graded and stored the way ingest stores them, then, each in a fresh child
+process, re-grades under a changed rubric (every conversation is really re-graded) with `--dry-run`:
+the first 1,000 conversations of the archive and all 10,000. It prints the time per conversation and
+the growth of the child's peak resident memory over its start-up for both, and their ratios: a
+regrade that streams costs ~10× the time for 10× the archive and about the same memory.
+
+    .venv/bin/python bench/regrade.py [--conversations 10000] [--rebuild]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from grade_corpus import build_corpus
+
+from cerebrus import Rules
+from gradecore.contract import parse_conversation
+from gradecore.db import create_db_engine, upgrade
+from gradecore.store import Store
+from smith.calibration.regrade import regrade
+from smith.ingest import Ingestor
+
+CACHE = Path(__file__).resolve().parent / ".cache"
+BASE = datetime(2030, 1, 1, tzinfo=UTC)  # settled one second apart from here, so windows pick prefixes
+
+
+def build(path: Path, conversations: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    engine = create_db_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    ingestor = Ingestor(Store(engine), post=False)
+    documents, _ = build_corpus(turns=conversations * 3)
+    for index, raw in enumerate(documents[:conversations]):
+        document = json.loads(raw)
+        document["settled_at"] = (BASE + timedelta(seconds=index)).isoformat()
+        ingestor.ingest(parse_conversation(json.dumps(document).encode()))
+        if index % 1000 == 999:
+            print(f"  built {index + 1:,} of {conversations:,}", file=sys.stderr)
+    engine.dispose()
+
+
+def child(path: Path, count: int) -> None:
+    """Runs in a fresh process: regrade the first `count` conversations; print seconds and MB."""
+    engine = create_db_engine(f"sqlite:///{path}")
+    store = Store(engine)
+    changed = Rules.model_validate({"thresholds": {"token_budget": 59_999}})  # a new rubric version
+    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    report = regrade(store, changed, BASE, BASE + timedelta(seconds=count), dry_run=True)
+    elapsed = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert report.regraded == count, report
+    print(
+        json.dumps({"seconds": elapsed, "growth_mb": (peak - baseline) / 1024, "regraded": report.regraded})
+    )
+
+
+def measure(path: Path, count: int) -> dict[str, float]:
+    completed = subprocess.run(
+        [sys.executable, __file__, "--child", str(path), str(count)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return dict(json.loads(completed.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--conversations", type=int, default=10_000)
+    parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--child", nargs=2, metavar=("DB", "COUNT"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(Path(args.child[0]), int(args.child[1]))
+        return
+    path = CACHE / f"regrade-{args.conversations}.db"
+    if args.rebuild or not path.exists():
+        print(f"building a {args.conversations:,}-conversation archive at {path} …", file=sys.stderr)
+        build(path, args.conversations)
+    small = max(1, args.conversations // 10)
+    few, all_ = measure(path, small), measure(path, args.conversations)
+    for label, count, result in (
+        (f"{small:,}", small, few),
+        (f"{args.conversations:,}", args.conversations, all_),
+    ):
+        print(
+            f"regrade --dry-run {label:>7} conversations: {result['seconds']:7.2f} s "
+            f"({result['seconds'] / count * 1000:.2f} ms each) · peak memory +{result['growth_mb']:.1f} MB"
+        )
+    print(
+        f"ratio (10× the archive): time ×{all_['seconds'] / few['seconds']:.1f} · "
+        f"peak memory ×{max(all_['growth_mb'], 0.1) / max(few['growth_mb'], 0.1):.2f} (streaming: ≈1)"
+    )
+
+
+if __name__ == "__main__":
+    main()

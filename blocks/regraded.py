@@ -1,0 +1,32 @@
+"""The parent post of a conversation that a new rubric no longer flags: edited in place, never deleted.
+
+Staff saw it flagged; deleting it would erase what they reviewed. The edit says what happened and that
+there is nothing left to do, and keeps the grade's metadata so reactions still trace to a grade.
+"""
+
+from __future__ import annotations
+
+from blocks.common import PostContent, context, escape, grade_metadata, header, section
+from blocks.limits import MAX_FALLBACK_TEXT, clip
+from gradecore.grades import ConversationGrade
+
+
+def build_regraded_pass_blocks(
+    grade: ConversationGrade, *, property_name: str, machine_grade_id: str, idempotency_key: str
+) -> PostContent:
+    line = f"Regraded with rubric {grade.rubric_version}: now PASS — nothing to do."
+    blocks = [
+        header("PASS · regraded"),
+        section(escape(line)),
+        context(
+            escape(
+                f"{property_name} · the rules changed since this was flagged; earlier reactions stay "
+                "attached to the grade they were made on."
+            )
+        ),
+    ]
+    return PostContent(
+        blocks=list(blocks),
+        text=clip(escape(f"{property_name}: {line}"), MAX_FALLBACK_TEXT),
+        metadata=grade_metadata(grade.conversation_id, None, machine_grade_id, idempotency_key),
+    )

@@ -1,0 +1,132 @@
+"""`smith regrade`: the current rubric applied to what is stored, with Slack brought in line.
+
+Append-only: new MachineGrades are added, none is edited; human acts stay attached to the grade
+they were made on (their frozen copy), so agreement is still computed against what people saw.
+Through the outbox, and never twice (every key names the new grade):
+
+- flagged before, passing now: the parent is edited in place ("now PASS — nothing to do"), no reply;
+- passing before, flagged now: posted as any newly flagged conversation is;
+- flagged both times: the parent is edited and newly flagged turns get replies only when the grade's
+  level or headline changed; otherwise nothing is posted;
+- passing both times, or already graded under this rubric: nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from blocks import validate_post
+from blocks.regraded import build_regraded_pass_blocks
+from cerebrus import Rules, grade
+from gradecore.entities import SlackPost
+from gradecore.grades import ConversationGrade
+from gradecore.recording import SOURCE_DETERMINISTIC
+from gradecore.store import Store, Unit
+from gradecore.store.outbox import PENDING, UNROUTED
+from smith.calibration.stored import Stored, stored_conversations
+from smith.ingest import record_grades
+from smith.outbox.policy import parent_key, queue_posts
+
+
+@dataclass
+class RegradeReport:
+    seen: int = 0
+    current: int = 0  # already graded under this rubric
+    regraded: int = 0
+    to_pass: int = 0
+    to_flagged: int = 0
+    posts_queued: int = 0
+
+
+def regrade(
+    store: Store,
+    rules: Rules | None,
+    start: datetime,
+    end: datetime,
+    *,
+    property_id: str | None = None,
+    dry_run: bool = False,
+    conversation_url: Callable[[str], str | None] = lambda _: None,
+    progress: Callable[[int], None] = lambda _: None,
+) -> RegradeReport:
+    report = RegradeReport()
+    for stored in stored_conversations(store, start, end, property_id=property_id):
+        report.seen += 1
+        _regrade_one(store, rules, stored, report, dry_run=dry_run, conversation_url=conversation_url)
+        progress(report.seen)
+    return report
+
+
+def _regrade_one(
+    store: Store,
+    rules: Rules | None,
+    stored: Stored,
+    report: RegradeReport,
+    *,
+    dry_run: bool,
+    conversation_url: Callable[[str], str | None],
+) -> None:
+    conversation = stored.conversation
+    result = grade(conversation, rules=rules)
+    with store.unit() as unit:
+        latest = unit.grades.latest("conversation", conversation.conversation_id, source=SOURCE_DETERMINISTIC)
+        if latest is not None and latest.rubric_version == result.rubric_version:
+            report.current += 1
+            return
+        was_flagged = latest is not None and latest.level != "pass"
+        report.regraded += 1
+        report.to_pass += was_flagged and not result.flagged
+        report.to_flagged += result.flagged and not was_flagged
+        if dry_run:
+            unit.session.rollback()
+            return
+        ids, _ = record_grades(unit, result, stored.content_hash)
+        channel = unit.properties.require(conversation.property.id).slack_channel_id
+        if result.flagged:
+            # Stored grades keep the headline's reason slug; the same level and slug read the same in Slack.
+            now = (result.level.value, result.headline.reason.slug)
+            same = latest is not None and (latest.level, latest.headline) == now
+            if was_flagged and same:
+                return
+            queued = queue_posts(
+                unit,
+                result,
+                conversation,
+                ids,
+                channel=channel,
+                conversation_url=conversation_url(conversation.conversation_id),
+            )
+            report.posts_queued += len(queued)
+        elif was_flagged:
+            report.posts_queued += _edit_parent_to_pass(
+                unit, result, conversation.property.name, ids.conversation, channel
+            )
+
+
+def _edit_parent_to_pass(
+    unit: Unit, result: ConversationGrade, property_name: str, grade_id: str, channel: str | None
+) -> int:
+    parent = unit.outbox.by_key(parent_key(result.conversation_id))
+    if parent is None:
+        return 0  # it was flagged but never posted (no channel then): nothing to bring in line
+    content = build_regraded_pass_blocks(
+        result, property_name=property_name, machine_grade_id=grade_id, idempotency_key=parent.idempotency_key
+    )
+    validate_post(content)
+    _, created = unit.outbox.add(
+        SlackPost(
+            idempotency_key=f"{parent.idempotency_key}:regrade:{grade_id}",
+            kind="conversation",
+            operation="update",
+            property_id=result.property_id,
+            conversation_id=result.conversation_id,
+            channel=parent.channel or channel,
+            parent_post_id=parent.id,
+            machine_grade_id=grade_id,
+            payload=content.as_message(),
+            status=PENDING if (parent.channel or channel) else UNROUTED,
+        )
+    )
+    return int(created)
