@@ -308,6 +308,14 @@ def link_usage() -> str:
     return "Usage: `/smith link @person their-email@example.com`"
 
 
+def link_needs_a_mention() -> str:
+    return (
+        "I could not tell whose Slack account that is: type @ and pick the person from Slack's list, "
+        "so the command carries their account, then their e-mail — "
+        "`/smith link @person their-email@example.com`."
+    )
+
+
 def slack_unavailable() -> str:
     return "Slack did not answer who you are just now; please try again in a minute."
 
