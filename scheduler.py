@@ -197,10 +197,20 @@ class Jobs:
 def build_scheduler(jobs: Jobs) -> AsyncIOScheduler:
     """An in-memory scheduler (job stores must not be shared between processes), ticking from now on."""
     scheduler = AsyncIOScheduler(timezone=UTC)
+
+    async def tick() -> None:
+        try:
+            await jobs.tick()
+        except asyncio.CancelledError:
+            # Shutdown cancels a tick in flight; APScheduler would log that as a failed job with a
+            # traceback. Nothing is lost: a period claimed and not finished runs again once stale.
+            log.info("a scheduled tick was stopped by shutdown; unfinished periods run after a restart")
+
     scheduler.add_job(
-        jobs.tick,
+        tick,
         IntervalTrigger(seconds=jobs.config.tick_seconds),
         id="smith-tick",
+        name="smith-tick",
         next_run_time=datetime.now(UTC),  # at start-up: missed periods run now, once
         max_instances=1,
         coalesce=True,

@@ -13,6 +13,7 @@ from gradecore.contract import ContractViolation
 from gradecore.db import DatabaseError
 from gradecore.store import StoreError
 from smith.documents import UnreadableInput
+from smith.startup import StartupError
 
 
 class UserError(Exception):
@@ -26,6 +27,7 @@ USER_ERRORS: tuple[type[BaseException], ...] = (
     DatabaseError,
     StoreError,
     UnreadableInput,
+    StartupError,
     ValueError,
 )
 

@@ -93,7 +93,7 @@ def test_an_argument_over_its_limit_is_one_line_and_stores_nothing(
         assert unit.properties.list() == [] and unit.users.list() == []
 
 
-def test_an_over_long_id_through_the_real_process_on_postgresql(tmp_path: Path, engine: Engine) -> None:
+def test_an_over_long_id_through_the_real_process(tmp_path: Path, engine: Engine) -> None:
     database = engine.url.render_as_string(hide_password=False)
     result = run_smith(
         tmp_path, "properties", "set", "p" * 200, "--name", "P", "--timezone", "UTC", database=database
