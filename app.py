@@ -13,9 +13,10 @@ import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from aiohttp import web
+from aiohttp import ClientError, web
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from cerebrus import Rules, load_rules
@@ -31,7 +32,17 @@ from smith.membership import ChannelMembership
 from smith.outbox import Relay, RelayConfig
 from smith.settings import Settings
 from smith.slack_app import build_bolt_app, build_read_client, mount
-from smith.startup import SlackIdentity, cannot_listen, settings_summary, startup_warnings, verify_slack
+from smith.startup import (
+    SLACK_DEFAULT_API,
+    SlackIdentity,
+    StartupError,
+    cannot_listen,
+    settings_summary,
+    slack_unreachable,
+    socket_mode_refused,
+    startup_warnings,
+    verify_slack,
+)
 from smith.transports import Transport
 from smith.transports.dry_run import DryRunTransport
 from smith.transports.live import LiveTransport, build_post_client
@@ -161,6 +172,26 @@ async def check_slack(smith: Smith) -> SlackIdentity | None:
     return identity
 
 
+async def connect_socket_mode(smith: Smith) -> AsyncSocketModeHandler | None:
+    """Socket Mode when an app token is set; an app token Slack refuses stops the start in one line."""
+    if smith.bolt is None or smith.settings.slack_app_token is None:
+        return None
+    handler = AsyncSocketModeHandler(smith.bolt, smith.settings.slack_app_token.get_secret_value())
+    try:
+        # connect() retries a refused app token for ever, a traceback each time: ask for the socket's
+        # URL once first (connect() then uses that URL), so a refusal is an answer, not a loop.
+        handler.client.wss_uri = await handler.client.issue_new_wss_url()
+        await handler.connect_async()  # type: ignore[no-untyped-call]
+    except SlackApiError as exc:
+        await handler.close_async()  # type: ignore[no-untyped-call]
+        raise socket_mode_refused(exc.response.get("error")) from None
+    except (ClientError, OSError, TimeoutError) as exc:
+        await handler.close_async()  # type: ignore[no-untyped-call]
+        raise slack_unreachable(smith.settings.slack_api_base_url or SLACK_DEFAULT_API, exc) from None
+    log.info("connected to Slack in Socket Mode")
+    return handler
+
+
 async def listen(smith: Smith) -> web.AppRunner:
     """The HTTP server, bound; a port in use is a `StartupError` in words, not an OSError traceback."""
     runner = web.AppRunner(make_web_app(smith), access_log=None)
@@ -180,12 +211,18 @@ async def serve(smith: Smith) -> None:
     for warning in startup_warnings(smith.settings):
         log.warning(warning)
     identity = await check_slack(smith)
+    socket_mode = await connect_socket_mode(smith)
+    try:
+        runner = await listen(smith)
+    except StartupError:
+        if socket_mode is not None:
+            await socket_mode.close_async()  # type: ignore[no-untyped-call]
+        raise
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signum, stop.set)
-    runner = await listen(smith)
     log.info(
         "smith serving on http://%s:%s (posts: %s)",
         smith.settings.host,
@@ -195,17 +232,10 @@ async def serve(smith: Smith) -> None:
     tasks = []
     if smith.relay is not None:
         tasks.append(asyncio.create_task(smith.relay.run_forever(stop)))
-    socket_mode = None
     if smith.processor is not None and smith.bolt is not None:
         smith.processor.bot_user_id = identity.user_id if identity is not None else None
         # Events acked before a crash are still in the inbox: they are processed now, then periodically.
         tasks.append(asyncio.create_task(smith.processor.run_forever(stop)))
-        if smith.settings.slack_app_token is not None:
-            socket_mode = AsyncSocketModeHandler(
-                smith.bolt, smith.settings.slack_app_token.get_secret_value()
-            )
-            await socket_mode.connect_async()  # type: ignore[no-untyped-call]
-            log.info("connected to Slack in Socket Mode")
     jobs = Jobs(
         smith.store,
         JobConfig(

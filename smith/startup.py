@@ -108,13 +108,22 @@ async def verify_slack(client: AsyncWebClient, *, api_url: str | None) -> SlackI
             ) from None
         raise StartupError(f"Slack answered auth.test with an error ({error or 'no error code'})") from None
     except (TimeoutError, ClientError, OSError) as exc:
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        detail = f"{type(exc).__name__}: {reason}" if reason else type(exc).__name__
-        raise StartupError(
-            f"cannot reach Slack at {where} ({detail}): check the network or SLACK_API_BASE_URL"
-        ) from None
+        raise slack_unreachable(where, exc) from None
     user, team = response.get("user_id"), response.get("team")
     return SlackIdentity(str(user) if user else None, str(team) if team else None)
+
+
+def slack_unreachable(where: str, error: BaseException) -> StartupError:
+    reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    detail = f"{type(error).__name__}: {reason}" if reason else type(error).__name__
+    return StartupError(f"cannot reach Slack at {where} ({detail}): check the network or SLACK_API_BASE_URL")
+
+
+def socket_mode_refused(error: str | None) -> StartupError:
+    return StartupError(
+        f"Slack did not open a Socket Mode connection ({error or 'no error code'}): "
+        "check SLACK_APP_TOKEN (an xapp- token with the connections:write scope)"
+    )
 
 
 def cannot_listen(host: str, port: int, error: OSError) -> StartupError:

@@ -137,3 +137,20 @@ async def test_an_unset_ingest_token_is_warned_about_at_start(workdir: Path) -> 
         "SMITH_INGEST_TOKEN is not set: POST /v1/conversations refuses every document (401) until it is"
     )
     assert "ingest token not set" in next(line for line in ended.lines if " settings: " in line)
+
+
+async def test_an_app_token_slack_will_not_connect_stops_the_start(workdir: Path) -> None:
+    async with FakeSlack.running() as fake:  # the fake serves no apps.connections.open: Slack says no
+        env = serve_environment(
+            workdir,
+            SLACK_BOT_TOKEN=fake.bot_token,
+            SLACK_APP_TOKEN="xapp-never-logged",
+            SLACK_API_BASE_URL=fake.api_url,
+            SMITH_INGEST_TOKEN=INGEST_TOKEN,
+        )
+        ended = await serve_until_it_ends(workdir, env)
+        assert [call.method for call in fake.calls] == ["auth.test", "apps.connections.open"]
+    line = ended.fatal_line()
+    assert line.startswith("smith: Slack did not open a Socket Mode connection (")
+    assert line.endswith("): check SLACK_APP_TOKEN (an xapp- token with the connections:write scope)")
+    assert "xapp-never-logged" not in ended.stderr
