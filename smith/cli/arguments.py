@@ -40,7 +40,9 @@ def bounded(value: str, column: tuple[type[SQLModel], str], what: str) -> str:
 
 
 def channel_id(value: str) -> str:
-    """A Slack channel id (C… or G…), not a channel name: names change, ids do not."""
+    """A Slack channel id (C… or G…), not a channel name: names change, ids do not. Empty unmaps."""
+    if not value.strip():
+        return ""
     if not _CHANNEL_ID.fullmatch(value):
         hint = " (that looks like a channel name)" if not value[:1].isupper() or "#" in value else ""
         raise UserError(

@@ -123,6 +123,18 @@ def test_properties_set_takes_public_and_private_channel_ids(smith: Smith, chann
         assert found is not None and found.slack_channel_id == channel
 
 
+def test_an_empty_channel_still_unmaps_the_property(smith: Smith) -> None:
+    assert (
+        smith("properties", "set", "camellia", "--name", "C", "--timezone", "UTC", "--channel", "C0A").code
+        == 0
+    )
+    result = smith("properties", "set", "camellia", "--channel", "")
+    assert result.code == 0, result.stderr
+    with reading(smith.workdir) as unit:
+        found = unit.properties.get("camellia")
+        assert found is not None and found.slack_channel_id is None
+
+
 def test_properties_set_refuses_an_unsupported_locale(smith: Smith) -> None:
     line = smith("properties", "set", "camellia", "--name", "C", "--timezone", "UTC", "--locale", "fr")
     assert line.one_error_line() == "smith: --locale must be one of en, es, not 'fr'"
