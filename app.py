@@ -14,9 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from aiohttp import web
+from aiohttp import ClientError, web
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
 
 from cerebrus import Rules, load_rules
 from cerebrus.judge import JudgeConfig, JudgeLane
@@ -30,7 +32,18 @@ from smith.listening.processor import ActProcessor
 from smith.membership import ChannelMembership
 from smith.outbox import Relay, RelayConfig
 from smith.settings import Settings
-from smith.slack_app import bot_user_id, build_bolt_app, build_read_client, mount
+from smith.slack_app import build_bolt_app, build_read_client, mount
+from smith.startup import (
+    SLACK_DEFAULT_API,
+    SlackIdentity,
+    StartupError,
+    cannot_listen,
+    settings_summary,
+    slack_unreachable,
+    socket_mode_refused,
+    startup_warnings,
+    verify_slack,
+)
 from smith.tickets import build_tracker
 from smith.transports import Transport
 from smith.transports.dry_run import DryRunTransport
@@ -54,6 +67,7 @@ class Smith:
     relay: Relay | None
     processor: ActProcessor | None = None
     bolt: AsyncApp | None = None
+    slack_client: AsyncWebClient | None = None  # reads as the bot (auth.test, users.info, membership)
     membership: ChannelMembership | None = None
     extra_routes: list[Callable[[web.Application], None]] = field(default_factory=list)
 
@@ -124,6 +138,7 @@ def attach_slack(smith: Smith) -> None:
     client = build_read_client(
         settings.slack_bot_token.get_secret_value(), base_url=settings.slack_api_base_url
     )
+    smith.slack_client = client
     smith.membership = ChannelMembership(smith.store, client)
     smith.processor = ActProcessor(smith.store, SlackDirectory(client), bot_user_id=None)
     services = ListenerServices(smith.store, smith.processor)
@@ -133,10 +148,6 @@ def attach_slack(smith: Smith) -> None:
     elif settings.slack_app_token is not None:
         # Socket Mode delivers events over a websocket Slack authenticates; no signing secret is involved.
         smith.bolt = build_bolt_app(client, "socket-mode-needs-no-signing-secret", services)
-    else:
-        log.warning(
-            "SLACK_SIGNING_SECRET is not set: /slack/events is not served (requests could not be verified)"
-        )
 
 
 def make_web_app(smith: Smith) -> web.Application:
@@ -152,17 +163,68 @@ def make_web_app(smith: Smith) -> web.Application:
     return application
 
 
+async def check_slack(smith: Smith) -> SlackIdentity | None:
+    """Before taking traffic: a bot token Slack refuses, or a Slack out of reach, stops the start."""
+    settings = smith.settings
+    talks_to_slack = settings.post_mode == "live" or smith.bolt is not None
+    if smith.slack_client is None or not talks_to_slack:
+        return None
+    identity = await verify_slack(smith.slack_client, api_url=settings.slack_api_base_url)
+    log.info("Slack: the bot token is valid (bot user %s, workspace %s)", identity.user_id, identity.team)
+    return identity
+
+
+async def connect_socket_mode(smith: Smith) -> AsyncSocketModeHandler | None:
+    """Socket Mode when an app token is set; an app token Slack refuses stops the start in one line."""
+    if smith.bolt is None or smith.settings.slack_app_token is None:
+        return None
+    handler = AsyncSocketModeHandler(smith.bolt, smith.settings.slack_app_token.get_secret_value())
+    try:
+        # connect() retries a refused app token for ever, a traceback each time: ask for the socket's
+        # URL once first (connect() then uses that URL), so a refusal is an answer, not a loop.
+        handler.client.wss_uri = await handler.client.issue_new_wss_url()
+        await handler.connect_async()  # type: ignore[no-untyped-call]
+    except SlackApiError as exc:
+        await handler.close_async()  # type: ignore[no-untyped-call]
+        raise socket_mode_refused(exc.response.get("error")) from None
+    except (ClientError, OSError, TimeoutError) as exc:
+        await handler.close_async()  # type: ignore[no-untyped-call]
+        raise slack_unreachable(smith.settings.slack_api_base_url or SLACK_DEFAULT_API, exc) from None
+    log.info("connected to Slack in Socket Mode")
+    return handler
+
+
+async def listen(smith: Smith) -> web.AppRunner:
+    """The HTTP server, bound; a port in use is a `StartupError` in words, not an OSError traceback."""
+    runner = web.AppRunner(make_web_app(smith), access_log=None)
+    await runner.setup()
+    host, port = smith.settings.host, smith.settings.port
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError as exc:
+        await runner.cleanup()
+        raise cannot_listen(host, port, exc) from None
+    return runner
+
+
 async def serve(smith: Smith) -> None:
     """Run the HTTP server and the relay until SIGINT/SIGTERM."""
+    log.info(settings_summary(smith.settings))
+    for warning in startup_warnings(smith.settings):
+        log.warning(warning)
+    identity = await check_slack(smith)
+    socket_mode = await connect_socket_mode(smith)
+    try:
+        runner = await listen(smith)
+    except StartupError:
+        if socket_mode is not None:
+            await socket_mode.close_async()  # type: ignore[no-untyped-call]
+        raise
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signum, stop.set)
-    runner = web.AppRunner(make_web_app(smith), access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, smith.settings.host, smith.settings.port)
-    await site.start()
     log.info(
         "smith serving on http://%s:%s (posts: %s)",
         smith.settings.host,
@@ -172,17 +234,10 @@ async def serve(smith: Smith) -> None:
     tasks = []
     if smith.relay is not None:
         tasks.append(asyncio.create_task(smith.relay.run_forever(stop)))
-    socket_mode = None
     if smith.processor is not None and smith.bolt is not None:
-        smith.processor.bot_user_id = await bot_user_id(smith.bolt.client)
+        smith.processor.bot_user_id = identity.user_id if identity is not None else None
         # Events acked before a crash are still in the inbox: they are processed now, then periodically.
         tasks.append(asyncio.create_task(smith.processor.run_forever(stop)))
-        if smith.settings.slack_app_token is not None:
-            socket_mode = AsyncSocketModeHandler(
-                smith.bolt, smith.settings.slack_app_token.get_secret_value()
-            )
-            await socket_mode.connect_async()  # type: ignore[no-untyped-call]
-            log.info("connected to Slack in Socket Mode")
     jobs = Jobs(
         smith.store,
         JobConfig(

@@ -22,7 +22,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from blocks import DigestLine, LinkLine, build_digest_blocks, validate_post
 from cerebrus.judge import JudgeLane
-from gradecore.entities import SlackPost, utcnow
+from gradecore.entities import Property, SlackPost, utcnow
 from gradecore.locks import period_lock
 from gradecore.store import Store
 from gradecore.store.outbox import PENDING
@@ -30,7 +30,7 @@ from smith.calibration.disagreements import digest_lines as disagreement_digest_
 from smith.digest import digest_sections
 from smith.judge_drift import measure_drift
 from smith.sweep.job import SweepReport, run_sweep
-from smith.tally import compose_tally, latest_due_day, queue_tally
+from smith.tally import compose_tally, due_tally_day, queue_tally
 from smith.tickets.sync import QUIET_AFTER, TicketLink
 from smith.tickets.tracker import Tracker
 
@@ -63,12 +63,12 @@ class Jobs:
         """Run every job whose latest period is due and not yet done; returns what this tick ran."""
         now = self.clock()
         done: list[tuple[str, str]] = []
-        for prop_id, timezone in await asyncio.to_thread(self._tallied_properties):
-            day = latest_due_day(now, timezone, self.config.tally_time)
-            if await asyncio.to_thread(
-                self._run_period, f"tally:{prop_id}", day.isoformat(), self._tally(prop_id, day)
+        for prop in await asyncio.to_thread(self._tallied_properties):
+            day = due_tally_day(now, prop, self.config.tally_time)
+            if day is not None and await asyncio.to_thread(
+                self._run_period, f"tally:{prop.id}", day.isoformat(), self._tally(prop.id, day)
             ):
-                done.append((f"tally:{prop_id}", day.isoformat()))
+                done.append((f"tally:{prop.id}", day.isoformat()))
         sweep_day = self._latest_daily_period(now, self.config.sweep_time)
         if await asyncio.to_thread(self._run_period, "sweep", sweep_day.isoformat(), self._sweep):
             done.append(("sweep", sweep_day.isoformat()))
@@ -124,9 +124,9 @@ class Jobs:
 
     # --- the jobs --------------------------------------------------------------------------------
 
-    def _tallied_properties(self) -> list[tuple[str, str]]:
+    def _tallied_properties(self) -> list[Property]:
         with self.store.unit() as unit:
-            return [(p.id, p.timezone) for p in unit.properties.with_channel()]
+            return list(unit.properties.with_channel())
 
     def _tally(self, property_id: str, day: date) -> Callable[[], dict[str, Any]]:
         def work() -> dict[str, Any]:
@@ -225,10 +225,20 @@ def _ticket_line(link: TicketLink) -> DigestLine:
 def build_scheduler(jobs: Jobs) -> AsyncIOScheduler:
     """An in-memory scheduler (job stores must not be shared between processes), ticking from now on."""
     scheduler = AsyncIOScheduler(timezone=UTC)
+
+    async def tick() -> None:
+        try:
+            await jobs.tick()
+        except asyncio.CancelledError:
+            # Shutdown cancels a tick in flight; APScheduler would log that as a failed job with a
+            # traceback. Nothing is lost: a period claimed and not finished runs again once stale.
+            log.info("a scheduled tick was stopped by shutdown; unfinished periods run after a restart")
+
     scheduler.add_job(
-        jobs.tick,
+        tick,
         IntervalTrigger(seconds=jobs.config.tick_seconds),
         id="smith-tick",
+        name="smith-tick",
         next_run_time=datetime.now(UTC),  # at start-up: missed periods run now, once
         max_instances=1,
         coalesce=True,

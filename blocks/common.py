@@ -86,6 +86,27 @@ def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+_CHANNEL_ID = re.compile(r"[CG][A-Z0-9]{2,}")
+
+
+@dataclass(frozen=True)
+class ChannelLink:
+    """A Slack channel shown as a link (`<#C123>`, which Slack renders as #its-name), not as text."""
+
+    channel_id: str
+
+    def mrkdwn(self) -> str:
+        # Only a well-formed id becomes markup; anything else stays visible, escaped text.
+        return f"<#{self.channel_id}>" if _CHANNEL_ID.fullmatch(self.channel_id) else escape(self.channel_id)
+
+
+def inline_mrkdwn(parts: str | Sequence[str | ChannelLink]) -> str:
+    """Plain text escaped, channel links kept as links."""
+    if isinstance(parts, str):
+        return escape(parts)
+    return "".join(part.mrkdwn() if isinstance(part, ChannelLink) else escape(part) for part in parts)
+
+
 def mask_codes(text: str, codes: Iterable[str]) -> str:
     """Replace each access code by a same-length mask such as `••21`.
 

@@ -1,7 +1,8 @@
 """Generic posts: an ops notice or ephemeral message, and a digest of headed lists (weekly digest, sweep).
 
 Titles, bodies and lines are plain text, escaped here: a notice that quotes a channel name or a Slack
-error can never turn into a mention or a broken link.
+error can never turn into a mention or a broken link. The one markup a notice body may carry is a
+`ChannelLink`, so the ops channel can click through to the channel it is about.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from dataclasses import dataclass
 from slack_sdk.models.blocks import Block
 
 from blocks.common import (
+    ChannelLink,
     PostContent,
     bold,
     escape,
     header,
+    inline_mrkdwn,
     listed_section,
     plain_metadata,
     section,
@@ -43,10 +46,12 @@ class LinkLine:
 DigestLine = str | LinkLine
 
 
-def build_notice_blocks(title: str, body: str, *, idempotency_key: str | None = None) -> PostContent:
-    """A short message: a bold title over a plain body (long bodies are cut)."""
+def build_notice_blocks(
+    title: str, body: str | Sequence[str | ChannelLink], *, idempotency_key: str | None = None
+) -> PostContent:
+    """A short message: a bold title over a plain body, which may link channels (long bodies are cut)."""
     head = bold(escape(title)) if title.strip() else ""
-    text = escape(body) if body.strip() else ""
+    text = inline_mrkdwn(body).strip()
     budget = MAX_SECTION_TEXT - slack_length(head) - 1
     mrkdwn = "\n".join(part for part in (head, clip(text, budget)) if part) or escape(texts.empty_notice())
     return PostContent(

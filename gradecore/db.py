@@ -37,8 +37,17 @@ def create_db_engine(url: str, *, echo: bool = False) -> Engine:
             event.listen(engine, "connect", _sqlite_pragmas)
             return engine
         return create_engine(url, echo=echo, pool_pre_ping=True, pool_size=10, max_overflow=20)
-    except (ArgumentError, NoSuchModuleError) as exc:
-        raise DatabaseError(f"invalid database URL: {exc}") from None
+    except (ArgumentError, NoSuchModuleError, ImportError):
+        # ImportError: a known dialect whose driver Smith does not ship (mysql://, oracle://…).
+        raise DatabaseError(f"invalid database URL: {_unsupported(url)}") from None
+
+
+def _unsupported(url: str) -> str:
+    # Only the scheme is repeated: the rest of a URL may hold a password.
+    supported = "use sqlite:///path/to/smith.db or postgresql+psycopg://user@host/db"
+    if "://" not in url:
+        return f"it has no scheme; {supported}"
+    return f"{url.split('://', 1)[0]} is not supported; {supported}"
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: object) -> None:

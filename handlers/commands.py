@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
@@ -15,11 +14,10 @@ from gradecore.store import Store, StoreError
 from handlers.services import ListenerServices
 from smith import texts
 from smith.listening.identity import DirectoryUnavailable, resolve
+from smith.listening.link_command import UnclearLink, parse_link_text
 from smith.listening.linking import link_identity
 from smith.stats import window_stats
 
-_MENTION = re.compile(r"<@([A-Z0-9]+)(?:\|[^>]*)?>")
-_EMAIL = re.compile(r"<mailto:([^|>]+)(?:\|[^>]*)?>|(\S+@\S+)")
 STATS_WINDOW = timedelta(days=30)
 
 
@@ -42,15 +40,15 @@ async def _is_admin(services: ListenerServices, slack_user_id: str) -> bool:
 
 
 def _link(store: Store, text: str) -> str:
-    mention, email = _MENTION.search(text), _EMAIL.search(_MENTION.sub("", text))
-    if mention is None or email is None:
-        return texts.link_usage()
-    address = email.group(1) or email.group(2)
     try:
-        result = link_identity(store, mention.group(1), address, linked_by="admin")
+        request = parse_link_text(text)
+    except UnclearLink as unclear:
+        return str(unclear)
+    try:
+        result = link_identity(store, request.slack_user_id, request.email, linked_by="admin")
     except StoreError as exc:
         return texts.link_failed(str(exc))
-    return texts.linked(mention.group(1), result.user.email, result.attributed)
+    return texts.linked(request.slack_user_id, result.user.email, result.attributed)
 
 
 def handle_smith_command(services: ListenerServices) -> Callable[..., Awaitable[None]]:

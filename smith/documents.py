@@ -48,6 +48,9 @@ def parse_documents(name: str, raw: bytes) -> Iterator[ParsedDocument]:
             items = json.loads(stripped)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise UnreadableInput(f"{name} is not valid JSON: {exc}") from None
+        except RecursionError:
+            # Python's decoder stops near 1,000 levels with a RecursionError, not a JSONDecodeError.
+            raise UnreadableInput(f"{name} is nested too deeply to be a conversation document") from None
         for index, item in enumerate(items):
             yield _validated(f"{name} item {index}", item)
         return
@@ -73,3 +76,5 @@ def _validated(where: str, data: object) -> ParsedDocument:
         return ParsedDocument(where, validate_conversation(data), None)
     except ContractViolation as violation:
         return ParsedDocument(where, None, violation)
+    except RecursionError:
+        return ParsedDocument(where, None, ContractViolation([("$", "nested too deeply")]))

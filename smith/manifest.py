@@ -32,7 +32,9 @@ def build_manifest(*, url: str | None, socket_mode: bool, name: str = "Agent Smi
         "command": "/smith",
         "description": "Smith's grades in this channel: stats, link, help",
         "usage_hint": "stats | link @person email | help",
-        "should_escape": False,
+        # Escaped, a person picked from the @ list arrives as <@U…|name> and an address as <mailto:…>:
+        # the account itself, not a display name that can change or be shared.
+        "should_escape": True,
     }
     if events_url is not None:
         settings["event_subscriptions"]["request_url"] = events_url

@@ -7,12 +7,13 @@ never goes through it — the outbox relay has its own client that retries nothi
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.async_app import AsyncApp
-from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -33,13 +34,36 @@ def build_read_client(token: str, *, base_url: str | None) -> AsyncWebClient:
     return AsyncWebClient(**kwargs)  # type: ignore[arg-type]
 
 
+# What Bolt's constructor falls back to reading from the process environment when it is not given it.
+# Smith gives Bolt its client and secret explicitly (settings are read once, by Smith); seeing
+# SLACK_BOT_TOKEN as well, Bolt would warn at every start that the token "will be unused", and
+# SLACK_CLIENT_ID/SECRET would switch it to an OAuth installation flow Smith does not run.
+_BOLT_READS = (
+    "SLACK_BOT_TOKEN",
+    "SLACK_SIGNING_SECRET",
+    "SLACK_VERIFICATION_TOKEN",
+    "SLACK_CLIENT_ID",
+    "SLACK_CLIENT_SECRET",
+)
+
+
+@contextmanager
+def _environment_hidden(names: tuple[str, ...]) -> Iterator[None]:
+    hidden = {name: os.environ.pop(name) for name in names if name in os.environ}
+    try:
+        yield
+    finally:
+        os.environ.update(hidden)
+
+
 def build_bolt_app(client: AsyncWebClient, signing_secret: str, services: ListenerServices) -> AsyncApp:
-    app = AsyncApp(
-        client=client,
-        signing_secret=signing_secret,
-        # Events Smith does not listen to are acked quietly rather than retried by Slack forever.
-        raise_error_for_unhandled_request=False,
-    )
+    with _environment_hidden(_BOLT_READS):
+        app = AsyncApp(
+            client=client,
+            signing_secret=signing_secret,
+            # Events Smith does not listen to are acked quietly rather than retried by Slack forever.
+            raise_error_for_unhandled_request=False,
+        )
     register_listeners(app, services)
     return app
 
@@ -55,14 +79,3 @@ def mount(app: AsyncApp) -> Callable[[web.Application], None]:
         application.router.add_post(EVENTS_PATH, slack_events)
 
     return add_routes
-
-
-async def bot_user_id(client: AsyncWebClient) -> str | None:
-    """Who Smith is in this workspace (its own reactions and messages are ignored)."""
-    try:
-        response = await client.auth_test()
-    except SlackApiError as exc:
-        log.error("auth.test failed: %s", exc.response.get("error"))
-        return None
-    user = response.get("user_id")
-    return str(user) if user else None

@@ -50,6 +50,14 @@ def latest_due_day(now: datetime, timezone: str, tally_time: time) -> date:
     )
 
 
+def due_tally_day(now: datetime, prop: Property, tally_time: time) -> date | None:
+    """The latest day whose tally is due at `now`, or None when that day ended before the property was
+    created: Smith could not have graded anything then, and "0 graded" for it would be a false alarm."""
+    day = latest_due_day(now, prop.timezone, tally_time)
+    created_on = prop.created_at.astimezone(ZoneInfo(prop.timezone)).date()
+    return day if day >= created_on else None
+
+
 def compose_tally(unit: Unit, prop: Property, day: date) -> Tally:
     start, end = local_day_bounds(day, prop.timezone)
     stats = window_stats(unit, [prop.id], start, end)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from typing import TypeVar
 
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -235,14 +236,19 @@ _FAILURE_EXPLAINED = {
 }
 
 
-def delivery_failed_notice(cause: str, channel: str | None) -> tuple[str, str]:
-    """Title and body of the ops notice sent once per failure cause."""
-    where = f"<#{channel}>" if channel else "a channel"
+Where = TypeVar("Where")  # how a channel is shown in a text: the caller's choice (a link)
+
+
+def delivery_failed_notice(cause: str, channel: Where | None) -> tuple[str, list[str | Where]]:
+    """Title and body of the ops notice sent once per failure cause; `channel` (a link to it) is put in
+    the body as given, the caller decides how a channel is shown."""
     reason = _FAILURE_EXPLAINED.get(cause, cause)
-    body = (
-        f"Posts to {where} are failing: {reason}. They are kept as failed; "
-        "fix the cause, then run `smith outbox --retry-failed`."
-    )
+    body: list[str | Where] = [
+        "Posts to ",
+        *([channel] if channel is not None else ["a channel"]),
+        f" are failing: {reason}. They are kept as failed; fix the cause, then run "
+        "`smith outbox --retry-failed`.",
+    ]
     return "Smith could not deliver a post", body
 
 
@@ -311,6 +317,14 @@ def stats_line(graded: int, flagged: int, reacted: int, agreement: float | None,
 
 def link_usage() -> str:
     return "Usage: `/smith link @person their-email@example.com`"
+
+
+def link_needs_a_mention() -> str:
+    return (
+        "I could not tell whose Slack account that is: type @ and pick the person from Slack's list, "
+        "so the command carries their account, then their e-mail — "
+        "`/smith link @person their-email@example.com`."
+    )
 
 
 def slack_unavailable() -> str:

@@ -6,12 +6,14 @@ import sys
 
 import typer
 from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from cerebrus import RulesError
 from gradecore.contract import ContractViolation
 from gradecore.db import DatabaseError
 from gradecore.store import StoreError
 from smith.documents import UnreadableInput
+from smith.startup import StartupError
 
 
 class UserError(Exception):
@@ -25,6 +27,7 @@ USER_ERRORS: tuple[type[BaseException], ...] = (
     DatabaseError,
     StoreError,
     UnreadableInput,
+    StartupError,
     ValueError,
 )
 
@@ -45,6 +48,16 @@ def one_line(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
+def database_failure(exc: SQLAlchemyError) -> str:
+    """The failure's kind, never its text: SQLAlchemy's and the driver's messages carry the statement's
+    parameters, that is a stored document's names, phone numbers and access codes."""
+    kind = type(exc).__name__
+    driver = exc.orig if isinstance(exc, DBAPIError) else None
+    if driver is not None and type(driver).__name__ != kind:
+        kind = f"{kind}: {type(driver).__name__}"
+    return f"the database refused the operation ({kind})"
+
+
 def run_guarded(app: typer.Typer) -> int:
     try:
         app()  # standalone: typer reports usage mistakes itself and exits
@@ -58,5 +71,8 @@ def run_guarded(app: typer.Typer) -> int:
         return 2
     except USER_ERRORS as exc:
         print(f"smith: {one_line(exc)}", file=sys.stderr)
+        return 1
+    except SQLAlchemyError as exc:
+        print(f"smith: {database_failure(exc)}", file=sys.stderr)
         return 1
     return 0

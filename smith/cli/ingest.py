@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
+from gradecore.contract import Conversation
 from smith.cli.context import ingestor, open_store
-from smith.cli.errors import UserError
-from smith.documents import parse_documents, read_source
+from smith.cli.errors import UserError, database_failure
+from smith.documents import ParsedDocument, parse_documents, read_source
 from smith.ingest import IngestResult
 
 
@@ -22,14 +25,33 @@ def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or 
     ingest_one = ingestor(open_store()).ingest
     rejected = 0
     for document in documents:
-        if document.conversation is None:
-            assert document.violation is not None
-            rejected += 1
-            typer.echo(f"smith: {document.where}: {document.violation}", err=True)
+        problem = _ingest_document(document, ingest_one)
+        if problem is None:
             continue
-        typer.echo(describe(ingest_one(document.conversation)))
+        if len(documents) == 1:
+            raise UserError(f"{document.where}: {problem}")
+        rejected += 1
+        typer.echo(f"smith: {document.where}: {problem}", err=True)
     if rejected:
         raise UserError(f"{rejected} document(s) rejected; nothing was stored for them")
+
+
+def _ingest_document(
+    document: ParsedDocument, ingest_one: Callable[[Conversation], IngestResult]
+) -> str | None:
+    """Stores one document and prints its outcome; the reason it was not stored, if it was not."""
+    if document.conversation is None:
+        assert document.violation is not None
+        return str(document.violation)
+    try:
+        result = ingest_one(document.conversation)
+    except (OperationalError, InterfaceError):
+        raise  # the database itself is failing: no later document would fare better
+    except DBAPIError as exc:
+        # This document's write was refused (its transaction rolled back); the others may still go in.
+        return f"{database_failure(exc)}; nothing was stored for it"
+    typer.echo(describe(result))
+    return None
 
 
 def describe(result: IngestResult) -> str:

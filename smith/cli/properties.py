@@ -9,6 +9,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from gradecore.entities import Property
+from smith.cli.arguments import bounded, channel_id, staff_locale
 from smith.cli.context import open_store, settings
 from smith.cli.errors import UserError
 
@@ -20,12 +22,19 @@ def set_property(
     property_id: str,
     name: Annotated[str | None, typer.Option(help="Display name")] = None,
     timezone: Annotated[str | None, typer.Option(help="IANA timezone, e.g. America/Los_Angeles")] = None,
-    locale: Annotated[str | None, typer.Option(help="en or es")] = None,
+    locale: Annotated[str | None, typer.Option(help="Language of its posts: en or es")] = None,
     channel: Annotated[
-        str | None, typer.Option(help="Slack channel id (C…) for this property's posts")
+        str | None, typer.Option(help="Slack channel id (C… or G…, not its name) for this property's posts")
     ] = None,
 ) -> None:
     """Create or update a property (creating needs --name and --timezone)."""
+    bounded(property_id, (Property, "id"), "the property id")
+    if name is not None:
+        bounded(name, (Property, "name"), "--name")
+    if timezone is not None:
+        bounded(timezone, (Property, "timezone"), "--timezone")
+    locale = None if locale is None else staff_locale(locale)
+    channel = None if channel is None else channel_id(channel)
     with open_store().unit() as unit:
         if unit.properties.get(property_id) is None and (name is None or timezone is None):
             raise UserError(f"unknown property {property_id!r}: to create it, give --name and --timezone")

@@ -10,8 +10,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from gradecore.entities import utcnow
+from gradecore.entities import SlackIdentity, utcnow
 from smith.agreement import agreement_table, cohen_kappa, share_agreeing
+from smith.cli.arguments import bounded, email_address
 from smith.cli.context import open_store
 from smith.cli.errors import UserError
 from smith.listening.linking import link_identity
@@ -35,7 +36,8 @@ def link(slack_user_id: str, email: str) -> None:
     """Link a Slack user id (U…) to a staff user; their pending reactions and replies then count."""
     if not slack_user_id.startswith(("U", "W")):
         raise UserError(f"{slack_user_id!r} is not a Slack user id (they start with U or W)")
-    result = link_identity(open_store(), slack_user_id, email, linked_by="admin")
+    bounded(slack_user_id, (SlackIdentity, "slack_user_id"), "the Slack user id")
+    result = link_identity(open_store(), slack_user_id, email_address(email), linked_by="admin")
     typer.echo(
         f"linked {slack_user_id} to {result.user.email} · {result.attributed} pending act(s) attributed"
     )

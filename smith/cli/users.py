@@ -10,8 +10,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from gradecore.entities import User
 from gradecore.store import ROLES, DuplicateEmail
 from gradecore.store.people import Role
+from smith.cli.arguments import bounded, email_address
 from smith.cli.context import open_store
 from smith.cli.errors import UserError
 
@@ -25,8 +27,10 @@ def add(
     role: Annotated[str, typer.Option(help="staff | engineer | admin")] = "staff",
 ) -> None:
     """Add one staff user."""
+    checked_role = _role(role)
+    address, full_name = email_address(email), bounded(name, (User, "name"), "--name")
     with open_store().unit() as unit:
-        user = unit.users.add(email, name, _role(role))
+        user = unit.users.add(address, full_name, checked_role)
     typer.echo(f"added {user.email} ({user.role})")
 
 
@@ -82,7 +86,9 @@ def _read_rows(path: Path) -> list[tuple[int, tuple[str, str, str]]]:
             continue
         if len(cells) != 3 or "@" not in cells[0] or not cells[1]:
             raise UserError(f"{path.name} line {number}: expected email,name,role")
-        rows.append((number, (cells[0], cells[1], cells[2])))
+        where = f"{path.name} line {number}"
+        email = email_address(cells[0], where=where)
+        rows.append((number, (email, bounded(cells[1], (User, "name"), f"{where}: the name"), cells[2])))
     if not rows:
         raise UserError(f"{path.name} has no users")
     return rows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from blocks import build_notice_blocks, validate_post
+from blocks.common import ChannelLink
 from gradecore.entities import SlackPost
 from gradecore.store import Unit
 from gradecore.store.outbox import PENDING
@@ -14,7 +15,8 @@ def queue_ops_notice(unit: Unit, ops_channel: str, *, cause: str, failed_channel
     key = f"notice:{cause}:{failed_channel or '-'}"
     if unit.outbox.by_key(key) is not None:
         return False
-    title, body = texts.delivery_failed_notice(cause, failed_channel)
+    where = ChannelLink(failed_channel) if failed_channel else None
+    title, body = texts.delivery_failed_notice(cause, where)
     content = build_notice_blocks(title, body, idempotency_key=key)
     validate_post(content)
     unit.outbox.add(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from blocks import build_digest_blocks, build_notice_blocks, validate_post
+from blocks.common import ChannelLink
 from tests.blocks.reading import block_texts, visible_text
 
 
@@ -56,3 +57,15 @@ def test_empty_digest_is_still_a_valid_post() -> None:
     content = build_digest_blocks([])
     validate_post(content)
     assert visible_text(content) == "Smith digest: 0 sections\nNothing to report."
+
+
+def test_a_channel_link_stays_a_link_while_the_text_around_it_is_escaped() -> None:
+    body = ["Posts to ", ChannelLink("C0GONE"), " fail <!here> & more"]
+    content = build_notice_blocks("Posting failed", body)
+    validate_post(content)
+    assert block_texts(content) == ["*Posting failed*\nPosts to <#C0GONE> fail &lt;!here&gt; &amp; more"]
+
+
+def test_a_channel_link_that_is_not_a_channel_id_is_shown_as_text() -> None:
+    content = build_notice_blocks("T", ["in ", ChannelLink("general>|<!channel")])
+    assert block_texts(content) == ["*T*\nin general&gt;|&lt;!channel"]

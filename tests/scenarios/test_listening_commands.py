@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
+from smith import texts
 from tests.scenarios.listening import Scene, running_scene, wait_until
 
 
@@ -58,6 +59,19 @@ async def test_an_admin_links_an_account_and_its_pending_acts_count(engine: Engi
 
         assert "Could not link" in await _answer(scene, "U0BOSS", "link <@U0X> nobody@example.test")
         assert "Usage" in await _answer(scene, "U0BOSS", "link someone")
+
+
+async def test_link_with_a_raw_id_or_name_answers_how_to_mention_the_person(engine: Engine) -> None:
+    async with running_scene(engine) as scene:
+        scene.add_grader("U0BOSS", "boss@example.test", role="admin")
+        scene.add_slack_user("U0NEW", None)
+        with scene.store.unit() as unit:
+            unit.users.add("newbie@example.test", "New Person")
+        for text in ("link U0NEW123 newbie@example.test", "link @newbie newbie@example.test"):
+            answer = await _answer(scene, "U0BOSS", text)
+            assert answer == texts.link_needs_a_mention(), text
+        with scene.store.unit() as unit:
+            assert unit.identities.user_for("U0NEW") is None
 
 
 async def test_a_non_admin_cannot_link(engine: Engine) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import time_machine
@@ -55,10 +55,21 @@ def demo_variant(name: str, suffix: str, *, property_of: str | None = None) -> C
     return parse_conversation(json.dumps(document).encode())
 
 
+# Properties are created before every day these tests tally: no tally is due for a day before its
+# property existed, so a property created at the test's real wall-clock time would have none.
+LONG_AGO = datetime(2026, 1, 1, tzinfo=UTC)
+
+
 def set_property(
-    store: Store, property_id: str, *, timezone: str, channel: str | None, name: str | None = None
+    store: Store,
+    property_id: str,
+    *,
+    timezone: str,
+    channel: str | None,
+    name: str | None = None,
+    created: datetime = LONG_AGO,
 ) -> None:
-    with store.unit() as unit:
+    with at(created), store.unit() as unit:
         unit.properties.set(
             property_id,
             name=name or property_id.capitalize(),

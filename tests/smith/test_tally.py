@@ -146,3 +146,31 @@ async def test_the_scheduled_tally_posts_yesterdays_line(store: Store, tmp_path:
     [post] = tally_posts(store)
     assert post.payload["text"] == "Camellia · Mon 30 Nov: 4 graded · 2 pass · 2 below · 1 of 2 reacted"
     assert post.payload["metadata"]["event_type"] == "smith_tally"
+
+
+async def test_a_first_start_posts_no_tally_for_a_day_before_the_property_existed(
+    store: Store, tmp_path: Path
+) -> None:
+    # Created Tuesday 1 Dec at 10:00 in Los Angeles; Smith starts at noon: Monday's tally is "due", but
+    # Smith could not have graded anything on Monday, and "0 graded" would be a false alarm.
+    set_property(
+        store, "camellia", timezone="America/Los_Angeles", channel="C0CAMELLIA", created=la(1, 10, 0, 12)
+    )
+    clock = {"now": la(1, 12, 0, 12)}
+    jobs = Jobs(store, JobConfig(fixtures_dir=tmp_path), clock=lambda: clock["now"])
+    assert not [run for run in await jobs.tick() if run[0].startswith("tally:")]
+    assert tally_posts(store) == []
+
+    clock["now"] = la(2, 9, 0, 12)  # Wednesday 09:00: the day it was created is tallied
+    assert ("tally:camellia", "2026-12-01") in await jobs.tick()
+    assert [post.idempotency_key for post in tally_posts(store)] == ["tally:camellia:2026-12-01"]
+
+
+async def test_the_day_a_property_was_created_is_tallied_in_its_own_timezone(
+    store: Store, tmp_path: Path
+) -> None:
+    # 03:00 UTC on 1 Dec is still Monday 30 Nov in Los Angeles: Monday is Camellia's first day.
+    created = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
+    set_property(store, "camellia", timezone="America/Los_Angeles", channel="C0CAMELLIA", created=created)
+    jobs = Jobs(store, JobConfig(fixtures_dir=tmp_path), clock=lambda: la(1, 12, 0, 12))
+    assert ("tally:camellia", "2026-11-30") in await jobs.tick()
