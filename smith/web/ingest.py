@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestPayloadError
 from sqlalchemy.exc import SQLAlchemyError
 
 from cerebrus.judge import JudgeLane, grade_with_judge
@@ -57,6 +58,10 @@ def make_ingest_handler(
             body = await request.read()
         except web.HTTPRequestEntityTooLarge:
             return _problem(413, "document over the 2 MiB limit")
+        except RequestPayloadError as exc:
+            # The body could not be decoded as sent (a Content-Encoding that does not match it).
+            detail = " ".join(str(exc.__cause__ or exc).split())
+            return _problem(400, "the request body could not be read", detail=detail)
         try:
             conversation = parse_conversation(body)
         except ContractViolation as violation:

@@ -188,6 +188,18 @@ async def test_a_non_utf8_authorization_header_is_a_401(client: Client, smith: w
     assert set(rows(smith.store.engine).values()) == {0}
 
 
+async def test_a_body_that_does_not_match_its_content_encoding_is_a_400(
+    client: Client, smith: wiring.Smith
+) -> None:
+    """Found by the fuzz test: aiohttp's decoding error escaped the handler as a 500."""
+    response = await client.post(
+        URL, data=json.dumps(lampliter()).encode(), headers={**AUTH, "Content-Encoding": "gzip"}
+    )
+    assert response.status == 400
+    assert "content-encoding" in (await response.json())["detail"]
+    assert set(rows(smith.store.engine).values()) == {0}
+
+
 def test_stored_tables_are_the_ones_ingest_writes() -> None:
     """Guards `rows`: the tables counted above are real tables of the schema."""
     assert {table.__tablename__ for table in STORED} <= set(SQLModel.metadata.tables)
