@@ -46,7 +46,9 @@ def parse_documents(name: str, raw: bytes) -> Iterator[ParsedDocument]:
     if stripped.startswith(b"["):
         try:
             items = json.loads(stripped)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except RecursionError:
+            raise UnreadableInput(f"{name} is nested too deeply to be a list of conversations") from None
+        except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer over 4,300 digits
             raise UnreadableInput(f"{name} is not valid JSON: {exc}") from None
         for index, item in enumerate(items):
             yield _validated(f"{name} item {index}", item)
