@@ -1,10 +1,10 @@
 """`POST /v1/conversations`: the production platform hands Smith a settled conversation.
 
 Bearer token required; 202 with the grade summary; 422 with the validation errors; 413 over the size
-limit; 503 only when the database is unreachable or cannot serve now (the platform retries; nothing is
-half-written because ingest is one transaction), 500 for any other database error, which retrying
-would not cure. Re-sending the same document is a no-op, and so is a second replica storing the same
-document at the same moment.
+limit; 400 for a body that cannot be decoded as sent; 503 only when the database is unreachable or
+cannot serve now (the platform retries; nothing is half-written because ingest is one transaction);
+500 for any other database error, which retrying would not cure. Re-sending the same document is a
+no-op, and so is a second replica storing the same document at the same moment.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient
-from sqlalchemy import Engine, func
+from sqlalchemy import Engine, func, text
 from sqlmodel import Session, SQLModel, select
 
 import app as wiring
@@ -198,6 +198,25 @@ async def test_a_body_that_does_not_match_its_content_encoding_is_a_400(
     assert response.status == 400
     assert "content-encoding" in (await response.json())["detail"]
     assert set(rows(smith.store.engine).values()) == {0}
+
+
+async def test_a_database_fault_is_a_500_not_storage_unavailable(client: Client, smith: wiring.Smith) -> None:
+    """Only an unreachable database is "storage unavailable" (503, retry); a refused write is a fault."""
+    refuse_blocks = {
+        "sqlite": "CREATE TRIGGER no_blocks BEFORE INSERT ON machine_grades WHEN NEW.level = 'block' "
+        "BEGIN SELECT RAISE(ABORT, 'no blocks'); END",
+        "postgresql": "ALTER TABLE machine_grades ADD CONSTRAINT no_blocks CHECK (level <> 'block')",
+    }
+    engine = smith.store.engine
+    with engine.begin() as connection:
+        connection.execute(text(refuse_blocks[engine.dialect.name]))
+
+    response = await client.post(URL, data=json.dumps(lampliter()).encode(), headers=AUTH)
+
+    assert response.status == 500
+    assert "storage unavailable" not in (await response.json())["error"]
+    assert "Retry-After" not in response.headers
+    assert set(rows(engine).values()) == {0}  # one transaction: the property and record rolled back
 
 
 def test_stored_tables_are_the_ones_ingest_writes() -> None:
