@@ -16,6 +16,7 @@ from gradecore.keys import grade_post_key, item_ref
 from tests.gradecore.rows import machine_grade, verdict
 
 OLD_REVISION = "0001"
+LONG_ODD = "%/" * 50 + "x"
 
 
 def _post(key: str, conversation_id: str, turn_id: str | None, parent: int | None = None) -> SlackPost:
@@ -40,7 +41,9 @@ def test_old_keys_and_refs_are_rewritten_and_still_resolve(empty_engine: Engine)
         odd = machine_grade("col/X:1", "t/1")
         odd.item_ref = "col/X:1/t/1"  # the old concatenation
         plain = machine_grade("plain-1", "t1")
-        session.add_all([odd, plain])
+        long_odd = machine_grade(LONG_ODD, "t#1")
+        long_odd.item_ref = f"{LONG_ODD}/t#1"  # 105 characters, 307 once escaped: hashed now
+        session.add_all([odd, plain, long_odd])
         session.flush()
         acted = verdict(user, odd, act_key="event:Ev1")
         session.add(acted)
@@ -54,7 +57,7 @@ def test_old_keys_and_refs_are_rewritten_and_still_resolve(empty_engine: Engine)
         edit.payload["metadata"]["event_payload"]["idempotency_key"] = "grade:col/X:1"
         session.add_all([reply, edit, _post("grade:plain-1", "plain-1", None)])
         session.commit()
-        odd_id, acted_id = odd.id, acted.id
+        odd_id, acted_id, long_id = odd.id, acted.id, long_odd.id
 
     upgrade(empty_engine)
 
@@ -62,6 +65,8 @@ def test_old_keys_and_refs_are_rewritten_and_still_resolve(empty_engine: Engine)
         assert session.get(MachineGrade, odd_id).item_ref == item_ref("col/X:1", "t/1")  # type: ignore[union-attr]
         assert session.get(GradeVerdict, acted_id).item_ref == item_ref("col/X:1", "t/1")  # type: ignore[union-attr]
         assert item_ref("col/X:1", "t/1") != "col/X:1/t/1"
+        assert session.get(MachineGrade, long_id).item_ref == item_ref(LONG_ODD, "t#1")  # type: ignore[union-attr]
+        assert item_ref(LONG_ODD, "t#1").startswith("#")
         plain_row = session.exec(select(MachineGrade).where(MachineGrade.conversation_id == "plain-1")).one()
         assert plain_row.item_ref == "plain-1/t1" == item_ref("plain-1", "t1")
         keys = {post.idempotency_key: post for post in session.exec(select(SlackPost)).all()}
