@@ -302,27 +302,38 @@ def parse_conversation(document: bytes | str) -> Conversation:
 _TOO_DEEP = f"nested more than {MAX_NESTING_DEPTH} levels deep"
 
 
+# A path as a linked list, (key, parent's trail), spelled out only when it is reported.
+_Trail = tuple[()] | tuple[object, "_Trail"]
+
+
 def _too_deep(data: object) -> str | None:
     """The path of the first value nested past the limit, or None.
 
     Iterative on purpose: free-form JSON (extra ledger facts, tool inputs) would otherwise reach the
     validator's and the serialiser's own recursion limits, which fail with errors that are not
-    contract violations.
+    contract violations. Only containers are visited and no path is built unless one is reported,
+    which keeps this cheap on a 2 MiB document.
     """
-    pending: list[tuple[object, str, int]] = [(data, "", 0)]
+    pending: list[tuple[dict[object, object] | list[object], int, _Trail]] = []
+    if isinstance(data, (dict, list)):
+        pending.append((data, 0, ()))
     while pending:
-        value, path, depth = pending.pop()
-        if isinstance(value, dict):
-            children: list[tuple[object, object]] = list(value.items())
-        elif isinstance(value, list):
-            children = list(enumerate(value))
-        else:
-            continue
+        value, depth, trail = pending.pop()
         if depth >= MAX_NESTING_DEPTH:
-            return path or "$"
+            return _spelled(trail)
+        children = value.items() if isinstance(value, dict) else enumerate(value)
         for key, child in children:
-            pending.append((child, f"{path}.{key}" if path else str(key), depth + 1))
+            if isinstance(child, (dict, list)):
+                pending.append((child, depth + 1, (key, trail)))
     return None
+
+
+def _spelled(trail: _Trail) -> str:
+    parts: list[str] = []
+    while trail:
+        key, trail = trail
+        parts.append(str(key))
+    return ".".join(reversed(parts)) or "$"
 
 
 def validate_conversation(data: object) -> Conversation:
