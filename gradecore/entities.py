@@ -14,7 +14,7 @@ from sqlmodel import Field, SQLModel
 
 from gradecore.contract import MAX_ID_CHARS, MAX_LANGUAGE_TAG_CHARS
 from gradecore.keys import ITEM_REF_MAX_CHARS, POST_KEY_MAX_CHARS
-from gradecore.vocabulary import MAX_REASON_CHARS, MAX_SLUG_CHARS
+from gradecore.vocabulary import MAX_REASON_CHARS
 
 
 def utcnow() -> datetime:
@@ -112,7 +112,7 @@ class MachineGrade(SQLModel, table=True):
     rubric_version: str = Field(max_length=64)
     content_hash: str = Field(max_length=64)
     level: str = Field(max_length=8)
-    headline: str = Field(max_length=MAX_SLUG_CHARS)
+    headline: str = Field(max_length=128)  # a reason slug: one of the checks' own constants
     reason: str = Field(max_length=MAX_REASON_CHARS)
     owner: str | None = Field(default=None, max_length=8)
     dimensions: list[dict[str, Any]] = _json()

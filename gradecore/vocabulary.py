@@ -15,7 +15,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 # The stored sentence's column width. A sentence quotes what it found (every unbacked amount, a
 # judge's own words), so its length follows the document; it is cut here, where it is built.
 MAX_REASON_CHARS = 1024
-MAX_SLUG_CHARS = 128
 _CUT_MARK = "…"
 
 
@@ -145,7 +144,7 @@ class Reason(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    slug: str = Field(max_length=MAX_SLUG_CHARS)
+    slug: str
     sentence: str
 
     @field_validator("sentence")
