@@ -24,6 +24,10 @@ def content_hash(conversation: Conversation) -> str:
     return hashlib.sha256(canonical_json(conversation).encode()).hexdigest()
 
 
+def _document(conversation: Conversation) -> dict[str, object]:
+    return conversation.model_dump(mode="json", by_alias=True)
+
+
 class ConversationsRepo:
     def __init__(self, session: Session) -> None:
         self._session = session
@@ -38,14 +42,13 @@ class ConversationsRepo:
     def put(self, conversation: Conversation) -> tuple[PutOutcome, ConversationRecord]:
         """Store the document; an identical re-send is a no-op, a changed one replaces the record."""
         digest = content_hash(conversation)
-        document = conversation.model_dump(mode="json", by_alias=True)
         record = self._locked(conversation.conversation_id)
         if record is None:
             fresh = ConversationRecord(
                 conversation_id=conversation.conversation_id,
                 property_id=conversation.property.id,
                 content_hash=digest,
-                document=document,
+                document=_document(conversation),
                 settled_at=conversation.settled_at,
             )
             # Another replica may be storing the same conversation right now: whichever inserts
@@ -57,7 +60,8 @@ class ConversationsRepo:
                 return PutOutcome.NEW, record
         if record.content_hash == digest:
             return PutOutcome.UNCHANGED, record
-        record.property_id, record.content_hash, record.document = conversation.property.id, digest, document
+        record.property_id, record.content_hash = conversation.property.id, digest
+        record.document = _document(conversation)
         record.received_at, record.settled_at = utcnow(), conversation.settled_at
         self._session.add(record)
         self._session.flush()
