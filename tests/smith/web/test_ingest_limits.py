@@ -69,6 +69,21 @@ async def test_the_longest_ids_are_stored_with_keys_that_fit(client: Client, smi
     assert (status, answer["outcome"]) == (202, "replaced"), answer
 
 
+@pytest.mark.parametrize("character", ["😀", "\x01", '"'])
+async def test_the_longest_ids_of_any_character_are_stored_and_posted(
+    client: Client, smith: wiring.Smith, character: str
+) -> None:
+    """An id's characters escaped in a post (JSON in a button's value) overflowed Slack's limits."""
+    doc = lampliter()
+    doc["conversation_id"] = character * MAX_ID_CHARS
+    doc["turns"][0]["id"] = character * MAX_ID_CHARS
+
+    status, answer = await post(client, doc)
+
+    assert status == 202, answer
+    assert answer["posts_queued"] == 2
+
+
 async def test_a_long_valid_locale_is_stored(client: Client, smith: wiring.Smith) -> None:
     """A BCP-47 tag longer than 35 characters (the old column) is valid."""
     doc = lampliter()
