@@ -7,6 +7,7 @@ conversation grade, new grades only for turns whose grade changed, and the posts
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from cerebrus import CheckRegistry, Rules, grade
 from gradecore.contract import Conversation
@@ -114,4 +115,6 @@ class Ingestor:
     def _url(self, conversation_id: str) -> str | None:
         if not self.conversation_url_template:
             return None
-        return self.conversation_url_template.replace("{conversation_id}", conversation_id)
+        # Percent-encoded: an id is the platform's free text (`/`, `?`, `#`, spaces) and must stay one
+        # path segment of the link, never change where it points.
+        return self.conversation_url_template.replace("{conversation_id}", quote(conversation_id, safe=""))
