@@ -182,7 +182,10 @@ def correct_grade_actions(
     conversation_id: str, turn_id: str | None, machine_grade_id: str | None
 ) -> ActionsBlock:
     """The "Correct grade" button; its value is what the modal needs to know which item is corrected."""
-    value = json.dumps({"c": conversation_id, "t": turn_id, "g": machine_grade_id}, separators=(",", ":"))
+    # Raw characters, not \u escapes: a 128-character id of emoji would otherwise pass Slack's limit.
+    value = json.dumps(
+        {"c": conversation_id, "t": turn_id, "g": machine_grade_id}, separators=(",", ":"), ensure_ascii=False
+    )
     button = ButtonElement(
         text=clip(texts.CORRECT_GRADE_BUTTON, MAX_BUTTON_TEXT),
         action_id=CORRECT_GRADE_ACTION_ID,

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
+    AfterValidator,
     AwareDatetime,
     BaseModel,
     ConfigDict,
@@ -31,12 +32,39 @@ MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
 MAX_MESSAGES = 2_000
 MAX_TURNS = 500
 MAX_TEXT_CHARS = 64 * 1024
+# Every id is stored in a column at least this wide (and escaped into keys sized for two of them).
+MAX_ID_CHARS = 128
+# RFC 5646 sets no maximum; 35 covers language-script-region-variant, extensions need more.
+MAX_LANGUAGE_TAG_CHARS = 128
+# The deepest real document is 9 levels; anything near the parser's recursion limit is an attack.
+MAX_NESTING_DEPTH = 64
+# More tokens than any model's context in one call: a broken counter, not a usage figure.
+MAX_TOKENS_PER_CALL = 10_000_000
+MAX_LOOP_ITERATIONS = 10_000
+# Dates outside this window are typos or overflows; some do not even convert to UTC.
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+LATEST = datetime(2101, 1, 1, tzinfo=UTC)
 
 # BCP-47 in the shape the platform sends: a primary language subtag and optional subtags.
 _BCP47 = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$"
 
+
+def _within_sane_range(moment: datetime) -> datetime:
+    try:
+        utc = moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("date is out of range (years 2000 to 2100, in UTC)") from None
+    if not EARLIEST <= utc < LATEST:
+        raise ValueError(f"date {utc.isoformat()} is out of range (years 2000 to 2100, in UTC)")
+    return moment
+
+
 Text = Annotated[str, Field(max_length=MAX_TEXT_CHARS)]
-Identifier = Annotated[str, Field(min_length=1, max_length=128)]
+Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)]
+LanguageTag = Annotated[str, Field(max_length=MAX_LANGUAGE_TAG_CHARS, pattern=_BCP47)]
+Moment = Annotated[AwareDatetime, AfterValidator(_within_sane_range)]
+TokenCount = Annotated[int, Field(ge=0, le=MAX_TOKENS_PER_CALL)]
+LoopIteration = Annotated[int, Field(ge=0, le=MAX_LOOP_ITERATIONS)]
 Role = Literal["prospect", "resident", "vendor", "staff", "clara", "system"]
 StopReason = Literal["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal"]
 
@@ -70,7 +98,7 @@ class Property(_Strict):
     id: Identifier
     name: Annotated[str, Field(min_length=1, max_length=256)]
     timezone: Annotated[str, Field(min_length=1, max_length=64)]
-    locale: Annotated[str, Field(pattern=_BCP47)]
+    locale: LanguageTag
     facts: Facts = Field(default_factory=Facts)
 
     @field_validator("timezone")
@@ -96,27 +124,27 @@ class Participant(_Strict):
 
 class Message(_Strict):
     id: Identifier
-    at: AwareDatetime
+    at: Moment
     author: Identifier
     direction: Literal["inbound", "outbound"]
     text: Text
-    language: Annotated[str, Field(pattern=_BCP47)] | None = None
+    language: LanguageTag | None = None
 
 
 class ClaudeCallStep(_Strict):
     kind: Literal["claude_call"]
-    loop_iteration: int = Field(ge=0)
+    loop_iteration: LoopIteration
     system_prompt: Text
     stop_reason: StopReason
-    input_tokens: int = Field(ge=0)
-    output_tokens: int = Field(ge=0)
-    cache_read_tokens: int = Field(default=0, ge=0)
+    input_tokens: TokenCount
+    output_tokens: TokenCount
+    cache_read_tokens: TokenCount = 0
     draft: Text | None = None
 
 
 class ToolExecutionStep(_Strict):
     kind: Literal["tool_execution"]
-    loop_iteration: int = Field(ge=0)
+    loop_iteration: LoopIteration
     tool_name: Annotated[str, Field(min_length=1, max_length=128)]
     input: dict[str, JsonValue] = Field(default_factory=dict)
     status: Literal["success", "error"]
@@ -145,8 +173,8 @@ class Turn(_Strict):
 
 class Escalation(_Strict):
     id: Identifier
-    opened_at: AwareDatetime
-    closed_at: AwareDatetime | None = None
+    opened_at: Moment
+    closed_at: Moment | None = None
     to: Annotated[str, Field(min_length=1, max_length=128)]
 
 
@@ -161,7 +189,7 @@ class Conversation(_Strict):
     messages: list[Message] = Field(max_length=MAX_MESSAGES)
     turns: list[Turn] = Field(default_factory=list, max_length=MAX_TURNS)
     escalations: list[Escalation] = Field(default_factory=list, max_length=MAX_MESSAGES)
-    settled_at: AwareDatetime
+    settled_at: Moment
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -262,17 +290,59 @@ def parse_conversation(document: bytes | str) -> Conversation:
         raise ContractViolation([("$", f"document is {len(raw)} bytes; the limit is 2 MiB")])
     try:
         data = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        raise ContractViolation([("$", _TOO_DEEP)]) from None
+    except ValueError as exc:
         # ValueError covers JSONDecodeError, UnicodeDecodeError and Python's refusal of integers over
         # 4,300 digits, which is not a JSONDecodeError.
         raise ContractViolation([("$", f"not valid JSON: {exc}")]) from None
     return validate_conversation(data)
 
 
+_TOO_DEEP = f"nested more than {MAX_NESTING_DEPTH} levels deep"
+
+
+# A path as a linked list, (key, parent's trail), spelled out only when it is reported.
+_Trail = tuple[()] | tuple[object, "_Trail"]
+
+
+def _too_deep(data: object) -> str | None:
+    """The path of the first value nested past the limit, or None.
+
+    Iterative on purpose: free-form JSON (extra ledger facts, tool inputs) would otherwise reach the
+    validator's and the serialiser's own recursion limits, which fail with errors that are not
+    contract violations. Only containers are visited and no path is built unless one is reported,
+    which keeps this cheap on a 2 MiB document.
+    """
+    pending: list[tuple[dict[object, object] | list[object], int, _Trail]] = []
+    if isinstance(data, (dict, list)):
+        pending.append((data, 0, ()))
+    while pending:
+        value, depth, trail = pending.pop()
+        if depth >= MAX_NESTING_DEPTH:
+            return _spelled(trail)
+        children = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, child in children:
+            if isinstance(child, (dict, list)):
+                pending.append((child, depth + 1, (key, trail)))
+    return None
+
+
+def _spelled(trail: _Trail) -> str:
+    parts: list[str] = []
+    while trail:
+        key, trail = trail
+        parts.append(str(key))
+    return ".".join(reversed(parts)) or "$"
+
+
 def validate_conversation(data: object) -> Conversation:
     """Validate already-decoded JSON against the contract."""
     if not isinstance(data, dict):
         raise ContractViolation([("$", "a conversation document must be a JSON object")])
+    deep = _too_deep(data)
+    if deep is not None:
+        raise ContractViolation([(deep, _TOO_DEEP)])
     for limit, field, noun in ((MAX_MESSAGES, "messages", "messages"), (MAX_TURNS, "turns", "turns")):
         items = data.get(field)
         if isinstance(items, list) and len(items) > limit:
@@ -283,7 +353,7 @@ def validate_conversation(data: object) -> Conversation:
     except ValidationError as exc:
         raise ContractViolation(_violations(exc)) from None
     except RecursionError:
-        raise ContractViolation([("$", "document is nested too deeply")]) from None
+        raise ContractViolation([("$", _TOO_DEEP)]) from None
     if unstorable is not None:
         raise ContractViolation([unstorable])
     return conversation

@@ -12,6 +12,10 @@ from typing import Any
 from sqlalchemy import JSON, Column, DateTime, Dialect, Index, TypeDecorator, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from gradecore.contract import MAX_ID_CHARS, MAX_LANGUAGE_TAG_CHARS
+from gradecore.keys import ITEM_REF_MAX_CHARS, POST_KEY_MAX_CHARS
+from gradecore.vocabulary import MAX_REASON_CHARS
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -70,10 +74,10 @@ class SlackIdentity(SQLModel, table=True):
 class Property(SQLModel, table=True):
     __tablename__ = "properties"
 
-    id: str = Field(primary_key=True, max_length=128)
+    id: str = Field(primary_key=True, max_length=MAX_ID_CHARS)
     name: str = Field(max_length=256)
     timezone: str = Field(max_length=64)
-    locale: str = Field(default="en", max_length=35)
+    locale: str = Field(default="en", max_length=MAX_LANGUAGE_TAG_CHARS)
     slack_channel_id: str | None = Field(default=None, max_length=32, index=True)
     created_at: datetime = _when()
     updated_at: datetime = _when()
@@ -83,8 +87,8 @@ class ConversationRecord(SQLModel, table=True):
     __tablename__ = "conversation_records"
     __table_args__ = (Index("ix_conversation_records_property_settled", "property_id", "settled_at"),)
 
-    conversation_id: str = Field(primary_key=True, max_length=128)
-    property_id: str = Field(max_length=128)
+    conversation_id: str = Field(primary_key=True, max_length=MAX_ID_CHARS)
+    property_id: str = Field(max_length=MAX_ID_CHARS)
     content_hash: str = Field(max_length=64)
     document: dict[str, Any] = _json()
     received_at: datetime = _when()
@@ -100,16 +104,16 @@ class MachineGrade(SQLModel, table=True):
 
     id: str = Field(primary_key=True, max_length=36)
     item_type: str = Field(max_length=16)  # conversation | turn
-    item_ref: str = Field(max_length=260)  # conversation id, or "conversation id/turn id"
-    conversation_id: str = Field(max_length=128, index=True)
-    turn_id: str | None = Field(default=None, max_length=128)
-    property_id: str = Field(max_length=128)
+    item_ref: str = Field(max_length=ITEM_REF_MAX_CHARS)  # built by gradecore.keys.item_ref
+    conversation_id: str = Field(max_length=MAX_ID_CHARS, index=True)
+    turn_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
+    property_id: str = Field(max_length=MAX_ID_CHARS)
     source: str = Field(max_length=32)  # cerebrus.deterministic | cerebrus.judge
     rubric_version: str = Field(max_length=64)
     content_hash: str = Field(max_length=64)
     level: str = Field(max_length=8)
-    headline: str = Field(max_length=128)
-    reason: str = Field(max_length=1024)
+    headline: str = Field(max_length=128)  # a reason slug: one of the checks' own constants
+    reason: str = Field(max_length=MAX_REASON_CHARS)
     owner: str | None = Field(default=None, max_length=8)
     dimensions: list[dict[str, Any]] = _json()
     citations: list[dict[str, Any]] = _json()
@@ -128,10 +132,10 @@ class GradeVerdict(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     grader_user_id: int = Field(foreign_key="users.id", index=True)
     item_type: str = Field(max_length=16)
-    item_ref: str = Field(max_length=260)
-    conversation_id: str = Field(max_length=128)
-    turn_id: str | None = Field(default=None, max_length=128)
-    property_id: str = Field(max_length=128)
+    item_ref: str = Field(max_length=ITEM_REF_MAX_CHARS)
+    conversation_id: str = Field(max_length=MAX_ID_CHARS)
+    turn_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
+    property_id: str = Field(max_length=MAX_ID_CHARS)
     signal: str = Field(max_length=16)  # up | down | correction | retraction
     expected_level: str | None = Field(default=None, max_length=8)
     note: str | None = Field(default=None, max_length=4000)
@@ -169,10 +173,10 @@ class SlackPost(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     kind: str = Field(max_length=16)  # conversation | turn | tally | digest | notice
     operation: str = Field(default="post", max_length=16)  # post | update | ephemeral
-    idempotency_key: str = Field(max_length=256, unique=True)
-    property_id: str | None = Field(default=None, max_length=128)
-    conversation_id: str | None = Field(default=None, max_length=128)
-    turn_id: str | None = Field(default=None, max_length=128)
+    idempotency_key: str = Field(max_length=POST_KEY_MAX_CHARS, unique=True)
+    property_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
+    conversation_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
+    turn_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
     machine_grade_id: str | None = Field(default=None, max_length=36)
     channel: str | None = Field(default=None, max_length=32)
     parent_post_id: int | None = Field(default=None, foreign_key="slack_posts.id")

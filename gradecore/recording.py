@@ -10,7 +10,8 @@ from typing import Any
 
 from gradecore.entities import MachineGrade
 from gradecore.grades import ConversationGrade, JudgeUsage, TurnGrade
-from gradecore.store.grades import FROZEN_FIELDS, item_ref
+from gradecore.keys import item_ref
+from gradecore.store.grades import FROZEN_FIELDS
 from gradecore.vocabulary import DimensionResult, Kind, Outcome
 
 SOURCE_DETERMINISTIC = "cerebrus.deterministic"

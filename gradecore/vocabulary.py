@@ -10,7 +10,12 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+# The stored sentence's column width. A sentence quotes what it found (every unbacked amount, a
+# judge's own words), so its length follows the document; it is cut here, where it is built.
+MAX_REASON_CHARS = 1024
+_CUT_MARK = "…"
 
 
 class Level(StrEnum):
@@ -142,6 +147,11 @@ class Reason(BaseModel):
     slug: str
     sentence: str
 
+    @field_validator("sentence")
+    @classmethod
+    def _fits_its_column(cls, sentence: str) -> str:
+        return shorten(sentence, MAX_REASON_CHARS)
+
     @property
     def title(self) -> str:
         return self.slug.replace("_", " ")
@@ -176,3 +186,14 @@ class DimensionResult(BaseModel):
 
 
 ItemType = Literal["conversation", "turn"]
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, at a word boundary when one is near, marked with "…"."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - len(_CUT_MARK)]
+    space = cut.rfind(" ")
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip() + _CUT_MARK

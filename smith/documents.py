@@ -46,7 +46,7 @@ def parse_documents(name: str, raw: bytes) -> Iterator[ParsedDocument]:
     if stripped.startswith(b"["):
         try:
             items = json.loads(stripped)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer over 4,300 digits
             raise UnreadableInput(f"{name} is not valid JSON: {exc}") from None
         except RecursionError:
             # Python's decoder stops near 1,000 levels with a RecursionError, not a JSONDecodeError.

@@ -7,6 +7,7 @@ conversation grade, new grades only for turns whose grade changed, and the posts
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from cerebrus import CheckRegistry, Rules, grade
 from gradecore.contract import Conversation
@@ -98,7 +99,7 @@ class Ingestor:
     def _url(self, conversation_id: str) -> str | None:
         if not self.conversation_url_template:
             return None
-        return self.conversation_url_template.replace("{conversation_id}", conversation_id)
+        return conversation_link(self.conversation_url_template, conversation_id)
 
 
 def record_grades(unit: Unit, result: ConversationGrade, document_hash: str) -> tuple[GradeIds, int]:
@@ -115,3 +116,9 @@ def record_grades(unit: Unit, result: ConversationGrade, document_hash: str) -> 
         turns[turn.turn_id] = row.id
         new.add(row.id)
     return GradeIds(conversation_row.id, turns, frozenset(new)), len(new)
+
+
+def conversation_link(template: str, conversation_id: str) -> str:
+    # Percent-encoded: an id is the platform's free text (`/`, `?`, `#`, spaces) and must stay one
+    # path segment of the link, never change where it points.
+    return template.replace("{conversation_id}", quote(conversation_id, safe=""))

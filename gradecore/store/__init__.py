@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from sqlalchemy import Engine
 from sqlmodel import Session
 
+from gradecore.keys import item_ref
 from gradecore.store.conversations import ConversationsRepo, PutOutcome, content_hash
 from gradecore.store.errors import (
     AppendOnlyViolation,
@@ -21,7 +22,7 @@ from gradecore.store.errors import (
     UnknownProperty,
     UnknownUser,
 )
-from gradecore.store.grades import GradesRepo, item_ref
+from gradecore.store.grades import GradesRepo
 from gradecore.store.guard import install_append_only_guard
 from gradecore.store.inbox import InboxRepo, PendingActsRepo
 from gradecore.store.jobs import FixturesRepo, JobsRepo

@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 
 from gradecore.contract import Conversation, canonical_json, validate_conversation
 from gradecore.entities import ConversationRecord, utcnow
+from gradecore.store.inserts import insert_if_absent
 
 
 class PutOutcome(StrEnum):
@@ -24,6 +25,10 @@ class PutOutcome(StrEnum):
 
 def content_hash(conversation: Conversation) -> str:
     return hashlib.sha256(canonical_json(conversation).encode()).hexdigest()
+
+
+def _document(conversation: Conversation) -> dict[str, object]:
+    return conversation.model_dump(mode="json", by_alias=True)
 
 
 class ConversationsRepo:
@@ -40,29 +45,35 @@ class ConversationsRepo:
     def put(self, conversation: Conversation) -> tuple[PutOutcome, ConversationRecord]:
         """Store the document; an identical re-send is a no-op, a changed one replaces the record."""
         digest = content_hash(conversation)
-        record = self._session.get(ConversationRecord, conversation.conversation_id, with_for_update=True)
-        if record is not None and record.content_hash == digest:
-            return PutOutcome.UNCHANGED, record
-        document = conversation.model_dump(mode="json", by_alias=True)
-        outcome = PutOutcome.NEW if record is None else PutOutcome.REPLACED
+        record = self._locked(conversation.conversation_id)
         if record is None:
-            record = ConversationRecord(
+            fresh = ConversationRecord(
                 conversation_id=conversation.conversation_id,
                 property_id=conversation.property.id,
                 content_hash=digest,
-                document=document,
+                document=_document(conversation),
                 settled_at=conversation.settled_at,
             )
-        else:
-            record.property_id, record.content_hash, record.document = (
-                conversation.property.id,
-                digest,
-                document,
-            )
-            record.received_at, record.settled_at = utcnow(), conversation.settled_at
+            # Another replica may be storing the same conversation right now: whichever inserts
+            # second inserts nothing and carries on with the first one's row, as with any re-send.
+            inserted = insert_if_absent(self._session, fresh)
+            record = self._locked(conversation.conversation_id)
+            assert record is not None, "a row inserted or found by the insert is there to lock"
+            if inserted:
+                return PutOutcome.NEW, record
+        if record.content_hash == digest:
+            return PutOutcome.UNCHANGED, record
+        record.property_id, record.content_hash = conversation.property.id, digest
+        record.document = _document(conversation)
+        record.received_at, record.settled_at = utcnow(), conversation.settled_at
         self._session.add(record)
         self._session.flush()
-        return outcome, record
+        return PutOutcome.REPLACED, record
+
+    def _locked(self, conversation_id: str) -> ConversationRecord | None:
+        return self._session.get(
+            ConversationRecord, conversation_id, with_for_update=True, populate_existing=True
+        )
 
     def settled_between(
         self, property_id: str, start: datetime, end: datetime

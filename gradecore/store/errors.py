@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from sqlalchemy.exc import DisconnectionError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
 
 class StoreError(Exception):
     """Base of every error the store raises on purpose."""
@@ -29,3 +32,12 @@ class UnknownItem(StoreError):
 
 class AppendOnlyViolation(StoreError):
     """Raised at flush time if anything tries to change or delete an append-only row."""
+
+
+def database_unavailable(error: BaseException) -> bool:
+    """True when `error` says the database cannot be reached or cannot serve now (retrying may help).
+
+    Connection failures, timeouts and lock waits are OperationalErrors on both backends; an integrity,
+    data or programming error is a fault in what was sent or in Smith, and retrying it never helps.
+    """
+    return isinstance(error, (OperationalError, DisconnectionError, PoolTimeout))

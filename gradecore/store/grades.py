@@ -17,11 +17,6 @@ FROZEN_FIELDS = ("id", "level", "source", "rubric_version", "headline", "owner")
 _FROZEN_COLUMNS: tuple[Any, ...] = tuple(col(getattr(MachineGrade, name)) for name in FROZEN_FIELDS)
 
 
-def item_ref(conversation_id: str, turn_id: str | None = None) -> str:
-    """How an item is named: the conversation id, or "conversation id/turn id" for a turn."""
-    return conversation_id if turn_id is None else f"{conversation_id}/{turn_id}"
-
-
 class GradesRepo:
     def __init__(self, session: Session) -> None:
         self._session = session

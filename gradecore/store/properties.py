@@ -9,6 +9,7 @@ from sqlmodel import Session, col, select
 
 from gradecore.entities import Property, utcnow
 from gradecore.store.errors import UnknownProperty
+from gradecore.store.inserts import insert_if_absent
 
 
 def check_timezone(name: str) -> str:
@@ -72,5 +73,13 @@ class PropertiesRepo:
         return found
 
     def ensure(self, property_id: str, *, name: str, timezone: str, locale: str) -> Property:
-        """Register a property first seen in an ingested document (no channel yet: its posts park)."""
-        return self.get(property_id) or self.set(property_id, name=name, timezone=timezone, locale=locale)
+        """Register a property first seen in an ingested document (no channel yet: its posts park).
+
+        Two replicas may see a new property's first documents at once: the second insert is a no-op.
+        """
+        found = self.get(property_id)
+        if found is not None:
+            return found
+        fresh = Property(id=property_id, name=name, timezone=check_timezone(timezone), locale=locale)
+        insert_if_absent(self._session, fresh)
+        return self.require(property_id)

@@ -20,6 +20,7 @@ from smith.calibration.suggest import suggest as find_suggestions
 from smith.calibration.trial import try_candidate
 from smith.cli.context import open_store, rules, settings
 from smith.cli.errors import UserError
+from smith.ingest import conversation_link
 
 app = typer.Typer(
     help="The calibration loop: what people disagree with, and proven rule changes.", no_args_is_help=True
@@ -176,7 +177,7 @@ def regrade(
         end,
         property_id=property_id,
         dry_run=dry_run,
-        conversation_url=lambda cid: template.replace("{conversation_id}", cid) if template else None,
+        conversation_url=lambda cid: conversation_link(template, cid) if template else None,
     )
     verb = "would regrade" if dry_run else "regraded"
     typer.echo(

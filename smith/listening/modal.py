@@ -86,7 +86,8 @@ def build_correction_view(
         title=PlainTextObject(text=texts.MODAL_TITLE),
         submit=PlainTextObject(text=texts.MODAL_SUBMIT),
         close=PlainTextObject(text=texts.MODAL_CLOSE),
-        private_metadata=json.dumps(metadata, separators=(",", ":")),
+        # Raw characters, not \u escapes: the contract's longest ids must fit Slack's 3,000.
+        private_metadata=json.dumps(metadata, separators=(",", ":"), ensure_ascii=False),
         blocks=blocks,
     )
 

@@ -14,6 +14,7 @@ from blocks import PostContent, build_conversation_blocks, build_turn_blocks, va
 from gradecore.contract import Conversation
 from gradecore.entities import SlackPost
 from gradecore.grades import ConversationGrade
+from gradecore.keys import edit_post_key, grade_post_key
 from gradecore.store import Unit
 from gradecore.store.outbox import PENDING, UNROUTED
 
@@ -28,11 +29,11 @@ class GradeIds:
 
 
 def parent_key(conversation_id: str) -> str:
-    return f"grade:{conversation_id}"
+    return grade_post_key(conversation_id)
 
 
 def turn_key(conversation_id: str, turn_id: str) -> str:
-    return f"grade:{conversation_id}:turn:{turn_id}"
+    return grade_post_key(conversation_id, turn_id)
 
 
 def queue_posts(
@@ -79,7 +80,7 @@ def queue_posts(
         key = parent_key(grade.conversation_id)
         parent = add(parent_content(key), key, kind="conversation", machine_grade_id=ids.conversation)
     elif ids.conversation in ids.new:
-        key = f"{parent_key(grade.conversation_id)}:edit:{ids.conversation}"
+        key = edit_post_key(parent_key(grade.conversation_id), ids.conversation)
         add(
             parent_content(parent.idempotency_key),  # the edited message keeps the parent's key
             key,
@@ -111,7 +112,7 @@ def queue_posts(
             )
             add(
                 content,
-                f"{key}:edit:{grade_id}",
+                edit_post_key(key, grade_id),
                 kind="turn",
                 operation="update",
                 turn_id=turn.turn_id,

@@ -1,8 +1,10 @@
 """`POST /v1/conversations`: the production platform hands Smith a settled conversation.
 
 Bearer token required; 202 with the grade summary; 422 with the validation errors; 413 over the size
-limit; 503 when the database is unreachable (the platform retries; nothing is half-written because
-ingest is one transaction). Re-sending the same document is a no-op.
+limit; 400 for a body that cannot be decoded as sent; 503 only when the database is unreachable or
+cannot serve now (the platform retries; nothing is half-written because ingest is one transaction);
+500 for any other database error, which retrying would not cure. Re-sending the same document is a
+no-op, and so is a second replica storing the same document at the same moment.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestPayloadError
 from sqlalchemy.exc import SQLAlchemyError
 
 from cerebrus.judge import JudgeLane, grade_with_judge
 from gradecore.contract import MAX_DOCUMENT_BYTES, ContractViolation, Conversation, parse_conversation
 from gradecore.grades import ConversationGrade
+from gradecore.store.errors import database_unavailable
 from smith.ingest import Ingestor
 
 log = logging.getLogger(__name__)
@@ -42,7 +46,8 @@ def make_ingest_handler(
         return await grade_with_judge(conversation, judge, rules=ingestor.rules, registry=ingestor.registry)
 
     async def handle_ingest(request: web.Request) -> web.StreamResponse:
-        given = request.headers.get("Authorization", "").encode()
+        # aiohttp keeps a header's undecodable bytes as surrogates: encode them back, never fail on them.
+        given = request.headers.get("Authorization", "").encode("utf-8", "surrogateescape")
         if expected is None or not hmac.compare_digest(given, expected):
             return _problem(
                 401, "a valid bearer token is required", hint="Authorization: Bearer <SMITH_INGEST_TOKEN>"
@@ -53,6 +58,10 @@ def make_ingest_handler(
             body = await request.read()
         except web.HTTPRequestEntityTooLarge:
             return _problem(413, "document over the 2 MiB limit")
+        except RequestPayloadError as exc:
+            # The body could not be decoded as sent (a Content-Encoding that does not match it).
+            detail = " ".join(str(exc.__cause__ or exc).split())
+            return _problem(400, "the request body could not be read", detail=detail)
         try:
             conversation = parse_conversation(body)
         except ContractViolation as violation:
@@ -62,12 +71,15 @@ def make_ingest_handler(
             graded = await judged_grade(conversation)
             result = await asyncio.to_thread(ingestor.ingest, conversation, graded=graded)
         except SQLAlchemyError as exc:
+            # The type only: the message may quote the document's values (names, phones, codes).
             log.error(
                 "ingest of %s failed on the database: %s", conversation.conversation_id, type(exc).__name__
             )
-            return web.json_response(
-                {"error": "storage unavailable; retry later"}, status=503, headers={"Retry-After": "30"}
-            )
+            if database_unavailable(exc):
+                return web.json_response(
+                    {"error": "storage unavailable; retry later"}, status=503, headers={"Retry-After": "30"}
+                )
+            return _problem(500, "the document could not be stored; this is a fault in Smith")
         return web.json_response(result.summary(), status=202)
 
     return handle_ingest

@@ -1,0 +1,83 @@
+"""Migration h10a: rows written with the old concatenated keys and refs read under the new escaped ones.
+
+Rows whose ids hold none of `%`, `/`, `:` keep their keys; the others are rewritten from their id
+columns, and the rows pointing at rewritten tables (verdict → grade, fixture → verdict, reply → parent
+post) still resolve on both backends.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine, text
+from sqlmodel import Session, select
+
+from gradecore.db import upgrade
+from gradecore.entities import Fixture, GradeVerdict, MachineGrade, SlackPost, User
+from gradecore.keys import grade_post_key, item_ref
+from tests.gradecore.rows import machine_grade, verdict
+
+OLD_REVISION = "0001"
+LONG_ODD = "%/" * 50 + "x"
+
+
+def _post(key: str, conversation_id: str, turn_id: str | None, parent: int | None = None) -> SlackPost:
+    return SlackPost(
+        kind="turn" if turn_id else "conversation",
+        idempotency_key=key,
+        property_id="camellia",
+        conversation_id=conversation_id,
+        turn_id=turn_id,
+        parent_post_id=parent,
+        payload={"text": "x", "metadata": {"event_type": "e", "event_payload": {"idempotency_key": key}}},
+        status="pending",
+    )
+
+
+def test_old_keys_and_refs_are_rewritten_and_still_resolve(empty_engine: Engine) -> None:
+    upgrade(empty_engine, OLD_REVISION)
+    with Session(empty_engine) as session:
+        user = User(email="pat@example.test", name="Pat", role="staff")
+        session.add(user)
+        session.flush()
+        odd = machine_grade("col/X:1", "t/1")
+        odd.item_ref = "col/X:1/t/1"  # the old concatenation
+        plain = machine_grade("plain-1", "t1")
+        long_odd = machine_grade(LONG_ODD, "t#1")
+        long_odd.item_ref = f"{LONG_ODD}/t#1"  # 105 characters, 307 once escaped: hashed now
+        session.add_all([odd, plain, long_odd])
+        session.flush()
+        acted = verdict(user, odd, act_key="event:Ev1")
+        session.add(acted)
+        session.flush()
+        session.add(Fixture(verdict_id=acted.id, kind="clara", path="f.json"))
+        parent = _post("grade:col/X:1", "col/X:1", None)
+        session.add(parent)
+        session.flush()
+        reply = _post("grade:col/X:1:turn:t/1", "col/X:1", "t/1", parent=parent.id)
+        edit = _post("grade:col/X:1:edit:abc", "col/X:1", None, parent=parent.id)
+        edit.payload["metadata"]["event_payload"]["idempotency_key"] = "grade:col/X:1"
+        session.add_all([reply, edit, _post("grade:plain-1", "plain-1", None)])
+        session.commit()
+        odd_id, acted_id, long_id = odd.id, acted.id, long_odd.id
+
+    upgrade(empty_engine)
+
+    with Session(empty_engine) as session:
+        assert session.get(MachineGrade, odd_id).item_ref == item_ref("col/X:1", "t/1")  # type: ignore[union-attr]
+        assert session.get(GradeVerdict, acted_id).item_ref == item_ref("col/X:1", "t/1")  # type: ignore[union-attr]
+        assert item_ref("col/X:1", "t/1") != "col/X:1/t/1"
+        assert session.get(MachineGrade, long_id).item_ref == item_ref(LONG_ODD, "t#1")  # type: ignore[union-attr]
+        assert item_ref(LONG_ODD, "t#1").startswith("#")
+        plain_row = session.exec(select(MachineGrade).where(MachineGrade.conversation_id == "plain-1")).one()
+        assert plain_row.item_ref == "plain-1/t1" == item_ref("plain-1", "t1")
+        keys = {post.idempotency_key: post for post in session.exec(select(SlackPost)).all()}
+        parent_key, turn_key = grade_post_key("col/X:1"), grade_post_key("col/X:1", "t/1")
+        assert set(keys) == {parent_key, turn_key, f"{parent_key}:edit:abc", "grade:plain-1"}
+        for post in keys.values():
+            shown = post.payload["metadata"]["event_payload"]["idempotency_key"]
+            is_edit = post.idempotency_key.startswith(f"{parent_key}:edit")
+            assert shown == (parent_key if is_edit else post.idempotency_key)
+        assert keys[turn_key].parent_post_id == keys[parent_key].id
+        assert session.exec(select(Fixture)).one().verdict_id == acted_id
+    if empty_engine.dialect.name == "sqlite":
+        with empty_engine.connect() as connection:
+            assert connection.execute(text("PRAGMA foreign_key_check")).all() == []
