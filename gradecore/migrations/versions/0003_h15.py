@@ -1,7 +1,7 @@
 """Tickets: one per root-cause signature of *ours* failures, its occurrences and confirmations
 
 Revision ID: h15
-Revises: 0001
+Revises: h10a
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "h15"
-down_revision: str | None = "0001"
+down_revision: str | None = "h10a"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
