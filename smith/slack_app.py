@@ -10,13 +10,18 @@ import logging
 from collections.abc import Callable
 
 from aiohttp import web
-from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.async_app import AsyncApp
+from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
+from sqlalchemy.exc import SQLAlchemyError
 
 from handlers import ListenerServices, register_listeners
+from smith.listening.inbox_writer import InboxUnavailable
+from smith.web.slack_readable import Unreadable, read_signed
+from smith.web.slack_verify import SlackSignature
 
 log = logging.getLogger(__name__)
 EVENTS_PATH = "/slack/events"
@@ -41,15 +46,43 @@ def build_bolt_app(client: AsyncWebClient, signing_secret: str, services: Listen
         raise_error_for_unhandled_request=False,
     )
     register_listeners(app, services)
+    app.error(answer_listener_error)
     return app
 
 
-def mount(app: AsyncApp) -> Callable[[web.Application], None]:
-    """Adds the events route to smith's own aiohttp application."""
+async def answer_listener_error(error: Exception) -> BoltResponse:
+    """What Slack is told when handling its request failed: retry later, or never again.
+
+    An event that could not be recorded is not acked (5xx), so Slack delivers it again. Anything else
+    will fail the same way on every retry (a payload shape Smith does not know), so it is acked and
+    logged in one line rather than answered 500 for Slack to resend for ever.
+    """
+    if isinstance(error, InboxUnavailable | SQLAlchemyError):
+        log.warning("a Slack request was not acked, Slack will retry it: %s", error)
+        return BoltResponse(status=503, body="")
+    log.warning("ignored a Slack request Smith could not handle: %s: %s", type(error).__name__, error)
+    return BoltResponse(status=200, body="")
+
+
+def mount(app: AsyncApp, signing_secret: str) -> Callable[[web.Application], None]:
+    """Adds the events route to smith's own aiohttp application.
+
+    The signature is checked over the raw bytes before Bolt parses anything, so a forged or malformed
+    request costs one log line and a 4xx, never a traceback.
+    """
+    signature = SlackSignature(signing_secret)
 
     async def slack_events(request: web.Request) -> web.Response:
-        bolt_response = await app.async_dispatch(await to_bolt_request(request))
-        return await to_aiohttp_response(bolt_response)
+        body = await request.read()
+        refused = signature.check(body, request.headers)
+        if refused is not None:
+            log.warning("refused a request to %s: %s", EVENTS_PATH, refused.reason)
+            return web.json_response({"error": refused.reason}, status=refused.status)
+        readable = read_signed(body, request.query_string, request.headers)
+        if isinstance(readable, Unreadable):
+            log.info("ignored a signed Slack request: %s", readable.reason)
+            return web.Response(status=200)
+        return await to_aiohttp_response(await app.async_dispatch(readable))
 
     def add_routes(application: web.Application) -> None:
         application.router.add_post(EVENTS_PATH, slack_events)

@@ -52,8 +52,12 @@ class ActProcessor:
         bot_user_id: str | None,
         max_concurrency: int = 2,
         max_batch: int = 128,
+        max_attempts: int = 5,
+        back_off: timedelta = timedelta(seconds=30),
     ) -> None:
         self._store = store
+        self._max_attempts = max_attempts
+        self._back_off = back_off
         self._directory = directory
         self.bot_user_id = bot_user_id
         self._max_batch = max_batch
@@ -247,12 +251,25 @@ class ActProcessor:
             return list(unit.inbox.unprocessed(older_than=utcnow() - older_than))
 
     async def _count_attempt(self, event_id: str, exc: Exception) -> str:
-        def count() -> None:
+        # Slack being unreachable is nobody's payload's fault: such events back off but never park.
+        park_after = None if isinstance(exc, DirectoryUnavailable) else self._max_attempts
+
+        def count() -> bool:
             with self._store.unit() as unit:
-                unit.inbox.count_attempt(event_id, type(exc).__name__)
+                return unit.inbox.count_attempt(
+                    event_id, type(exc).__name__, park_after=park_after, back_off=self._back_off
+                )
 
         try:
-            await self._in_thread(count)
+            parked = await self._in_thread(count)
         except Exception:  # the database itself is down: the row is still there for the sweep
-            log.exception("could not count the failed attempt at event %s", event_id)
+            log.warning("could not count the failed attempt at event %s", event_id, exc_info=True)
+            parked = False
+        if parked:
+            log.error(
+                "event %s parked after %d failed attempts (%s); it is counted in /readyz",
+                event_id,
+                self._max_attempts,
+                type(exc).__name__,
+            )
         return f"error: {type(exc).__name__}"
