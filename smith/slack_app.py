@@ -82,7 +82,17 @@ def mount(app: AsyncApp, signing_secret: str) -> Callable[[web.Application], Non
         if isinstance(readable, Unreadable):
             log.info("ignored a signed Slack request: %s", readable.reason)
             return web.Response(status=200)
-        return await to_aiohttp_response(await app.async_dispatch(readable))
+        try:
+            answer = await app.async_dispatch(readable)
+        except InboxUnavailable as exc:  # Bolt's own error handling failed on the way: still a 503
+            log.warning("a Slack request was not acked, Slack will retry it: %s", exc)
+            return web.Response(status=503)
+        except Exception as exc:  # Bolt itself choked on an odd shape (in its error handling, say)
+            log.warning("ignored a Slack request Bolt could not handle: %s: %s", type(exc).__name__, exc)
+            return web.Response(status=200)
+        if answer.status == 404:  # nothing listens for it (Bolt has logged it): acked, not resent
+            return web.Response(status=200)
+        return await to_aiohttp_response(answer)
 
     def add_routes(application: web.Application) -> None:
         application.router.add_post(EVENTS_PATH, slack_events)

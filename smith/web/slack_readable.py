@@ -54,9 +54,15 @@ def _why_unreadable(payload: Any) -> str | None:
         event = payload.get("event")
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             return "an event without an event type"
-    if kind == "view_submission":
+    if kind in ("view_submission", "view_closed"):
         view = payload.get("view")
         view_id = view.get("id") if isinstance(view, dict) else None
         if not isinstance(view_id, str) or not _VIEW_ID.fullmatch(view_id):
-            return "a view submission without a usable view id"
+            return "a view payload without a usable view id"
+        if not isinstance(view, dict) or not isinstance(view.get("type"), str):
+            return "a view payload without a view type"  # Bolt reads it to tell workflow steps apart
+    if kind == "block_actions":
+        actions = payload.get("actions")
+        if not isinstance(actions, list) or not actions or not all(isinstance(a, dict) for a in actions):
+            return "block actions without a list of actions"
     return None
