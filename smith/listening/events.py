@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +12,7 @@ from smith.corrections import reply_text
 THUMBS = {"+1": "up", "thumbsup": "up", "-1": "down", "thumbsdown": "down"}
 # Message subtypes that are people writing; anything else (joins, bot messages, …) is not a reply.
 _HUMAN_SUBTYPES = {None, "", "thread_broadcast", "file_share"}
+_STAMP = re.compile(r"[0-9]{1,12}\.[0-9]{1,9}")
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,20 @@ def _object(value: object) -> dict[str, Any]:
 
 def _text(value: object) -> str:
     """A string field of Slack's payload, or "" when it is missing or not a string."""
-    return value if isinstance(value, str) else ""
+    return storable(value) if isinstance(value, str) else ""
+
+
+def storable(text: str) -> str:
+    """`text` as the database can keep it: JSON may carry NUL characters and lone surrogates, which
+    PostgreSQL text (and UTF-8 itself) cannot hold; they are dropped or replaced, never an error."""
+    if text.isascii() and "\x00" not in text:
+        return text
+    return text.replace("\x00", "").encode("utf-8", "replace").decode("utf-8")
+
+
+def _ts(value: object) -> str:
+    """A message stamp (`1700000000.123456`), or "" for anything else: stamps are compared as numbers."""
+    return value if isinstance(value, str) and _STAMP.fullmatch(value) else ""
 
 
 def parse_event(body: dict[str, Any]) -> ParsedEvent:
@@ -86,7 +101,7 @@ def parse_event(body: dict[str, Any]) -> ParsedEvent:
             user=user,
             signal=THUMBS.get(skin_toneless(_text(event.get("reaction")))),
             channel=_text(item.get("channel")),
-            ts=_text(item.get("ts")),
+            ts=_ts(item.get("ts")),
             added=kind == "reaction_added",
         )
     if kind == "message":
@@ -99,10 +114,13 @@ def _parse_message(event: dict[str, Any], event_id: str, team_id: str) -> Parsed
     channel = _text(event.get("channel"))
     if subtype == "message_deleted":
         previous = _object(event.get("previous_message"))
-        user, thread_ts = _text(previous.get("user")), _text(previous.get("thread_ts"))
+        user, thread_ts = _text(previous.get("user")), _ts(previous.get("thread_ts"))
         if not thread_ts or not user or previous.get("bot_id"):
             return Ignored("deleted message was not a human thread reply")
-        return ReplyDeleted(event_id, team_id, user, channel, _text(event.get("deleted_ts")), thread_ts)
+        deleted_ts = _ts(event.get("deleted_ts"))
+        if not deleted_ts:
+            return Ignored("a deletion without the deleted message's stamp")
+        return ReplyDeleted(event_id, team_id, user, channel, deleted_ts, thread_ts)
     edit_of = None
     if subtype == "message_changed":
         message = _object(event.get("message"))
@@ -114,7 +132,7 @@ def _parse_message(event: dict[str, Any], event_id: str, team_id: str) -> Parsed
         event, subtype = message, message.get("subtype")
     if event.get("bot_id") or not isinstance(subtype, str | None) or subtype not in _HUMAN_SUBTYPES:
         return Ignored("not a person's message")
-    thread_ts, ts, user = _text(event.get("thread_ts")), _text(event.get("ts")), _text(event.get("user"))
+    thread_ts, ts, user = _ts(event.get("thread_ts")), _ts(event.get("ts")), _text(event.get("user"))
     if not thread_ts or not ts or thread_ts == ts or not user:
         return Ignored("not a thread reply")
     return ReplyEvent(
@@ -131,7 +149,7 @@ def _parse_message(event: dict[str, Any], event_id: str, team_id: str) -> Parsed
 
 def _text_of(message: dict[str, Any]) -> str:
     try:
-        return reply_text(message)
+        return storable(reply_text(message))
     except (AttributeError, TypeError, RecursionError):  # blocks of a shape the composer never sends
         return _text(message.get("text"))
 

@@ -28,6 +28,7 @@ from gradecore.principles import normalise_tag
 from gradecore.vocabulary import Level
 from smith import texts
 from smith.acts import HumanAct, Target
+from smith.listening.events import storable
 
 CALLBACK_ID = "smith_correction"
 _MAX_OPTIONS = 100  # Slack's limit for a static select
@@ -148,9 +149,9 @@ class ModalSubmission:
             channel=meta.get("ch", ""),
             message_ts=meta.get("ts", ""),
             expected_level=Level(level["value"]) if level else None,
-            principles=principles,
-            new_principle=(new or "").strip() or None,
-            reason=(reason or "").strip() or None,
+            principles=tuple(storable(principle) for principle in principles),
+            new_principle=storable(new or "").strip() or None,
+            reason=storable(reason or "").strip() or None,
         )
 
     def errors(self) -> dict[str, str]:

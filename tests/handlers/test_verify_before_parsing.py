@@ -8,6 +8,7 @@ answered 500 and left inbox rows that could never be processed.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from typing import Any
@@ -82,26 +83,119 @@ SIGNED_ODD: list[tuple[str, bytes, str]] = [
     ("event is a string", _event("reaction_added"), sr.JSON_TYPE),
     ("event without a type", _event({"user": "U0ANA"}), sr.JSON_TYPE),
     ("event_id a number", _event(sr.reaction("U0ANA", "+1", CHANNEL, "1.1"), event_id=7), sr.JSON_TYPE),
-    ("event_id too long", _event(sr.reaction("U0ANA", "+1", CHANNEL, "1.1"), event_id="E" * 300), sr.JSON_TYPE),
-    ("event_id with NUL", _event(sr.reaction("U0ANA", "+1", CHANNEL, "1.1"), event_id="Ev\x001"), sr.JSON_TYPE),
-    ("authorizations a string", _event(sr.reaction("U0ANA", "+1", CHANNEL, "1.1"), authorizations="x"), sr.JSON_TYPE),
+    (
+        "event_id too long",
+        _event(sr.reaction("U0ANA", "+1", CHANNEL, "1.1"), event_id="E" * 300),
+        sr.JSON_TYPE,
+    ),
+    (
+        "event_id with NUL",
+        _event(sr.reaction("U0ANA", "+1", CHANNEL, "1.1"), event_id="Ev\x001"),
+        sr.JSON_TYPE,
+    ),
+    (
+        "authorizations a string",
+        _event(sr.reaction("U0ANA", "+1", CHANNEL, "1.1"), authorizations="x"),
+        sr.JSON_TYPE,
+    ),
     ("team a list", _event(sr.reaction("U0ANA", "+1", CHANNEL, "1.1"), team=[1]), sr.JSON_TYPE),
     ("item not an object", _event({**sr.reaction("U0ANA", "+1", CHANNEL, "1.1"), "item": "x"}), sr.JSON_TYPE),
-    ("user an object", _event({**sr.reaction("U0ANA", "+1", CHANNEL, "1.1"), "user": {"id": 1}}), sr.JSON_TYPE),
+    (
+        "user an object",
+        _event({**sr.reaction("U0ANA", "+1", CHANNEL, "1.1"), "user": {"id": 1}}),
+        sr.JSON_TYPE,
+    ),
     ("reaction a number", _event({**sr.reaction("U0ANA", 5, CHANNEL, "1.1")}), sr.JSON_TYPE),  # type: ignore[arg-type]
-    ("message blocks odd", _event({**sr.message("U0ANA", CHANNEL, "2.2", "", thread_ts="1.1"), "blocks": [1, "x"]}), sr.JSON_TYPE),
-    ("message edit odd", _event({"type": "message", "subtype": "message_changed", "message": [], "previous_message": 3}), sr.JSON_TYPE),
-    ("deleted odd", _event({"type": "message", "subtype": "message_deleted", "previous_message": {"user": ["U"], "thread_ts": 1}}), sr.JSON_TYPE),
-    ("subtype a list", _event({**sr.message("U0ANA", CHANNEL, "2.2", "x", thread_ts="1.1"), "subtype": ["x"]}), sr.JSON_TYPE),
+    (
+        "message blocks odd",
+        _event({**sr.message("U0ANA", CHANNEL, "2.2", "", thread_ts="1.1"), "blocks": [1, "x"]}),
+        sr.JSON_TYPE,
+    ),
+    (
+        "message edit odd",
+        _event({"type": "message", "subtype": "message_changed", "message": [], "previous_message": 3}),
+        sr.JSON_TYPE,
+    ),
+    (
+        "deleted odd",
+        _event(
+            {
+                "type": "message",
+                "subtype": "message_deleted",
+                "previous_message": {"user": ["U"], "thread_ts": 1},
+            }
+        ),
+        sr.JSON_TYPE,
+    ),
+    (
+        "subtype a list",
+        _event({**sr.message("U0ANA", CHANNEL, "2.2", "x", thread_ts="1.1"), "subtype": ["x"]}),
+        sr.JSON_TYPE,
+    ),
     ("form without payload", b"a=1&b=2", sr.FORM_TYPE),
     ("payload not JSON", b"payload=%7Bnope", sr.FORM_TYPE),
     ("payload a list", sr.interaction_form([1, 2]), sr.FORM_TYPE),  # type: ignore[arg-type]
-    ("actions a string", sr.interaction_form({"type": "block_actions", "actions": "x", "user": {"id": "U0ANA"}}), sr.FORM_TYPE),
-    ("button value odd", sr.interaction_form({"type": "block_actions", "trigger_id": "t", "user": {"id": "U0ANA"}, "actions": [{"action_id": "smith_correct_grade", "value": '{"c": [1]}'}]}), sr.FORM_TYPE),
-    ("button without trigger", sr.interaction_form({"type": "block_actions", "user": {"id": "U0ANA"}, "actions": [{"action_id": "smith_correct_grade", "value": '{"c": "x"}'}]}), sr.FORM_TYPE),
-    ("view without id", sr.interaction_form({"type": "view_submission", "user": {"id": "U0ANA"}, "view": {"callback_id": "smith_correction"}}), sr.FORM_TYPE),
-    ("view metadata odd", sr.interaction_form({"type": "view_submission", "user": {"id": "U0ANA"}, "view": {"id": "V1", "callback_id": "smith_correction", "private_metadata": '{"c": {"x": 1}}'}}), sr.FORM_TYPE),
-    ("view metadata not JSON", sr.interaction_form({"type": "view_submission", "user": {"id": "U0ANA"}, "view": {"id": "V2", "callback_id": "smith_correction", "private_metadata": "{"}}), sr.FORM_TYPE),
+    (
+        "actions a string",
+        sr.interaction_form({"type": "block_actions", "actions": "x", "user": {"id": "U0ANA"}}),
+        sr.FORM_TYPE,
+    ),
+    (
+        "button value odd",
+        sr.interaction_form(
+            {
+                "type": "block_actions",
+                "trigger_id": "t",
+                "user": {"id": "U0ANA"},
+                "actions": [{"action_id": "smith_correct_grade", "value": '{"c": [1]}'}],
+            }
+        ),
+        sr.FORM_TYPE,
+    ),
+    (
+        "button without trigger",
+        sr.interaction_form(
+            {
+                "type": "block_actions",
+                "user": {"id": "U0ANA"},
+                "actions": [{"action_id": "smith_correct_grade", "value": '{"c": "x"}'}],
+            }
+        ),
+        sr.FORM_TYPE,
+    ),
+    (
+        "view without id",
+        sr.interaction_form(
+            {"type": "view_submission", "user": {"id": "U0ANA"}, "view": {"callback_id": "smith_correction"}}
+        ),
+        sr.FORM_TYPE,
+    ),
+    (
+        "view metadata odd",
+        sr.interaction_form(
+            {
+                "type": "view_submission",
+                "user": {"id": "U0ANA"},
+                "view": {
+                    "id": "V1",
+                    "callback_id": "smith_correction",
+                    "private_metadata": '{"c": {"x": 1}}',
+                },
+            }
+        ),
+        sr.FORM_TYPE,
+    ),
+    (
+        "view metadata not JSON",
+        sr.interaction_form(
+            {
+                "type": "view_submission",
+                "user": {"id": "U0ANA"},
+                "view": {"id": "V2", "callback_id": "smith_correction", "private_metadata": "{"},
+            }
+        ),
+        sr.FORM_TYPE,
+    ),
     ("command text a list", b"command=%2Fsmith&text=stats&text=x&user_id=U0ANA", sr.FORM_TYPE),
 ]
 
@@ -130,3 +224,24 @@ async def test_a_signed_payload_smith_cannot_read_is_acked_and_ignored(
         await scene.react("U0ANA", "+1", posted.parent_ts)
         await scene.settle()
         assert [v.signal for v in scene.verdicts()] == ["up"]
+
+
+async def test_text_postgresql_cannot_store_is_still_processed(engine: Engine) -> None:
+    """NUL characters and lone surrogates are valid JSON escapes but not PostgreSQL text."""
+    async with running_scene(engine) as scene:
+        posted = await scene.seed(LAMPLITER)
+        scene.add_grader("U0ANA", "ana@example.test")
+        stored = scene.fake.add_message(CHANNEL, "x", user="U0ANA", thread_ts=posted.parent_ts)
+        event = sr.message(
+            "U0ANA", CHANNEL, stored.ts, "Should be PASS \x00 fine \ud800", thread_ts=posted.parent_ts
+        )
+        event["odd\x00key"] = "\x00"
+        body = json.dumps(sr.event_body(event)).encode()  # ASCII escapes, as Slack sends them
+
+        assert await _post_signed(scene, body, sr.JSON_TYPE) == 200
+        await scene.settle()
+        assert [
+            row.outcome
+            for row in scene.inbox()
+            if not (row.outcome or "").startswith(("recorded", "ignored"))
+        ] == []
