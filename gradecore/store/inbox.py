@@ -160,12 +160,15 @@ class InboxRepo:
         self._session.exec(statement)
 
     def finish_many(self, outcomes: Sequence[tuple[str, str]]) -> None:
-        """Mark a batch of events processed in one round trip (one UPDATE, executed many times)."""
+        """Mark a batch of events processed in one round trip (one UPDATE, executed many times).
+
+        An event already marked keeps its first outcome (a second copy found its act a duplicate).
+        """
         if not outcomes:
             return
         statement = (
             update(SlackEvent)
-            .where(col(SlackEvent.event_id) == bindparam("done_id"))
+            .where(col(SlackEvent.event_id) == bindparam("done_id"), col(SlackEvent.processed_at).is_(None))
             .values(
                 processed_at=utcnow(),
                 outcome=bindparam("done_outcome"),

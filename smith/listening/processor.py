@@ -25,6 +25,9 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
 from gradecore.entities import utcnow
 from gradecore.store import Store
 from smith.listening import writing
@@ -41,6 +44,18 @@ _MAX_REQUEUES = 3
 
 
 _Deferred = tuple[Job, PlannedAct]
+
+
+def unavailable(exc: BaseException) -> bool:
+    """A failure of Slack or the database, not of the event: it passes, and the event is tried again."""
+    if isinstance(exc, DirectoryUnavailable | OperationalError | PoolTimeout):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
 
 
 class ActProcessor:
@@ -119,8 +134,11 @@ class ActProcessor:
         while not stop.is_set():
             try:
                 await self.process_leftovers()
-            except Exception:
-                log.exception("inbox sweep failed; retrying")
+            except Exception as exc:
+                if not unavailable(exc):
+                    log.exception("inbox sweep failed; retrying")
+                else:
+                    log.warning("inbox sweep postponed: %s", _first_line(exc))
             try:
                 await asyncio.wait_for(stop.wait(), timeout=interval)
             except TimeoutError:
@@ -139,8 +157,12 @@ class ActProcessor:
             waiting_on_directory = frozenset(self._unlinked)
             try:
                 results = await self._in_thread(self._run, batch, waiting_on_directory)
-            except Exception:
-                log.warning("a batch of %d events failed; trying each alone", len(batch), exc_info=True)
+            except Exception as exc:
+                log.warning(
+                    "a batch of %d events failed; trying each alone",
+                    len(batch),
+                    exc_info=not unavailable(exc),
+                )
                 results = [await self._run_alone(job) for job in batch]
             for job, result in zip(batch, results, strict=True):
                 if isinstance(result, Unlinked):
@@ -161,7 +183,10 @@ class ActProcessor:
         try:
             return (await self._in_thread(self._run, [job], frozenset(self._unlinked)))[0]
         except Exception as exc:  # keep the row for the sweep; never lose an acked event
-            log.exception("processing event %s failed", job.event_id)
+            if unavailable(exc):
+                log.warning("processing event %s postponed: %s", job.event_id, _first_line(exc))
+            else:
+                log.exception("processing event %s failed", job.event_id)
             return await self._count_attempt(job.event_id, exc)
 
     # --- people not linked yet ---------------------------------------------------------------------
@@ -198,7 +223,7 @@ class ActProcessor:
                         return
                     outcomes = await self._write_for(taken, who)
                 except Exception as exc:  # Slack is unwell, or the database: the sweep tries again
-                    if isinstance(exc, DirectoryUnavailable):
+                    if unavailable(exc):
                         log.warning("processing %d event(s) by %s postponed: %s", len(taken), author, exc)
                     else:
                         log.exception("processing %d event(s) by %s failed", len(taken), author)
@@ -251,19 +276,22 @@ class ActProcessor:
             return list(unit.inbox.unprocessed(older_than=utcnow() - older_than))
 
     async def _count_attempt(self, event_id: str, exc: Exception) -> str:
-        # Slack being unreachable is nobody's payload's fault: such events back off but never park.
-        park_after = None if isinstance(exc, DirectoryUnavailable) else self._max_attempts
+        # Slack or the database being unreachable is nobody's payload's fault: such an event is
+        # neither parked nor made to wait out a back-off; the next sweep tries it again.
+        passing = unavailable(exc)
+        park_after = None if passing else self._max_attempts
+        back_off = timedelta(0) if passing else self._back_off
 
         def count() -> bool:
             with self._store.unit() as unit:
                 return unit.inbox.count_attempt(
-                    event_id, type(exc).__name__, park_after=park_after, back_off=self._back_off
+                    event_id, type(exc).__name__, park_after=park_after, back_off=back_off
                 )
 
         try:
             parked = await self._in_thread(count)
-        except Exception:  # the database itself is down: the row is still there for the sweep
-            log.warning("could not count the failed attempt at event %s", event_id, exc_info=True)
+        except Exception as failure:  # the database itself is down: the row is still there for the sweep
+            log.warning("could not count the failed attempt at event %s: %s", event_id, _first_line(failure))
             parked = False
         if parked:
             log.error(
