@@ -42,9 +42,9 @@ class Settings(BaseSettings):
     )
     dry_run_dir: Path | None = Field(default=None, validation_alias="SMITH_DRY_RUN_DIR")
 
-    # Listening: an ack waits at most this long for its inbox row (Slack gives up after 3 seconds),
-    # and an event that fails this many times is parked rather than retried for ever.
-    inbox_deadline_seconds: float = Field(default=2.0, gt=0, le=2.5, validation_alias="SMITH_INBOX_DEADLINE")
+    # Listening: an ack waits at most this long for its inbox row (Slack gives up after 3 seconds, so
+    # keep it under that), and an event that fails this many times is parked, not retried for ever.
+    inbox_deadline_seconds: float = Field(default=2.0, gt=0, le=60, validation_alias="SMITH_INBOX_DEADLINE")
     inbox_max_attempts: int = Field(default=5, ge=1, validation_alias="SMITH_INBOX_MAX_ATTEMPTS")
 
     # Delivery (the outbox relay)

@@ -36,7 +36,9 @@ async def scene_behind(proxy: StallingProxy, engine: Engine) -> AsyncIterator[Sc
     """Smith talks to PostgreSQL through the proxy; the test reads the database directly."""
     proxied = engine.url.set(host=proxy.host, port=proxy.port).render_as_string(hide_password=False)
     async with FakeSlack.running(post_window_s=0.0) as fake:
-        smith = smith_app.build(settings_for(proxied, fake, SMITH_DB_CONNECT_TIMEOUT=2))
+        smith = smith_app.build(
+            settings_for(proxied, fake, SMITH_DB_CONNECT_TIMEOUT=2, SMITH_INBOX_DEADLINE=2.0)
+        )
         async with serving(smith) as client:
             yield Scene(fake, Store(engine), smith, client, proxied)
 
