@@ -2,6 +2,7 @@
 
 Its client reads with slack_sdk's rate-limit retry handler (users.info, views.open, auth.test); posting
 never goes through it — the outbox relay has its own client that retries nothing blindly.
+What each request is answered, and why: docs/slack-endpoint.md.
 """
 
 from __future__ import annotations
