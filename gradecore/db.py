@@ -109,7 +109,7 @@ def current_revision(engine: Engine) -> str | None:
             revisions = connection.execute(text(f"SELECT version_num FROM {_VERSION_TABLE}")).scalars()
             found = sorted(str(revision) for revision in revisions)
     except OperationalError as exc:
-        raise DatabaseError(f"cannot reach the database: {_first_line(exc)}") from None
+        raise DatabaseError(f"cannot reach the database: {first_line(exc)}") from None
     return ",".join(found) or None
 
 
@@ -121,7 +121,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
     except OperationalError as exc:
-        raise DatabaseError(f"cannot migrate the database: {_first_line(exc)}") from None
+        raise DatabaseError(f"cannot migrate the database: {first_line(exc)}") from None
 
 
 def require_migrated(engine: Engine) -> None:
@@ -131,6 +131,7 @@ def require_migrated(engine: Engine) -> None:
         raise NotMigrated(current, head)
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """A database error in one line, without the SQL or its parameters (they may hold people's text)."""
     text = str(getattr(exc, "orig", None) or exc)
     return text.strip().splitlines()[0] if text.strip() else type(exc).__name__

@@ -8,7 +8,9 @@ What each request is answered, and why: docs/slack-endpoint.md.
 from __future__ import annotations
 
 import logging
+import traceback
 from collections.abc import Callable
+from pathlib import Path
 
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response
@@ -19,6 +21,7 @@ from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetry
 from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.exc import SQLAlchemyError
 
+from gradecore.db import first_line
 from handlers import ListenerServices, register_listeners
 from smith.listening.inbox_writer import InboxUnavailable
 from smith.web.slack_readable import Unreadable, read_signed
@@ -58,11 +61,21 @@ async def answer_listener_error(error: Exception) -> BoltResponse:
     will fail the same way on every retry (a payload shape Smith does not know), so it is acked and
     logged in one line rather than answered 500 for Slack to resend for ever.
     """
-    if isinstance(error, InboxUnavailable | SQLAlchemyError):
+    if isinstance(error, InboxUnavailable):
         log.warning("a Slack request was not acked, Slack will retry it: %s", error)
         return BoltResponse(status=503, body="")
-    log.warning("ignored a Slack request Smith could not handle: %s: %s", type(error).__name__, error)
+    if isinstance(error, SQLAlchemyError):  # the SQL and its parameters stay out of the log
+        log.warning("a Slack request failed on the database: %s: %s", type(error).__name__, first_line(error))
+        return BoltResponse(status=503, body="")
+    log.warning("ignored a Slack request Smith could not handle: %s", _where(error))
     return BoltResponse(status=200, body="")
+
+
+def _where(error: BaseException) -> str:
+    """The error's type and the line it came from: enough to find a bug, without the payload's text."""
+    frames = traceback.extract_tb(error.__traceback__)
+    place = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"{type(error).__name__}{place}"
 
 
 def mount(app: AsyncApp, signing_secret: str) -> Callable[[web.Application], None]:
@@ -89,7 +102,7 @@ def mount(app: AsyncApp, signing_secret: str) -> Callable[[web.Application], Non
             log.warning("a Slack request was not acked, Slack will retry it: %s", exc)
             return web.Response(status=503)
         except Exception as exc:  # Bolt itself choked on an odd shape (in its error handling, say)
-            log.warning("ignored a Slack request Bolt could not handle: %s: %s", type(exc).__name__, exc)
+            log.warning("ignored a Slack request Bolt could not handle: %s", _where(exc))
             return web.Response(status=200)
         if answer.status == 404:  # nothing listens for it (Bolt has logged it): acked, not resent
             return web.Response(status=200)

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from gradecore.db import first_line
 from gradecore.entities import utcnow
 from gradecore.store import Store
 from smith.listening import writing
@@ -54,8 +55,7 @@ def unavailable(exc: BaseException) -> bool:
 
 
 def _first_line(exc: BaseException) -> str:
-    text = str(getattr(exc, "orig", None) or exc).strip()
-    return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
+    return f"{type(exc).__name__}: {first_line(exc)}"
 
 
 class ActProcessor:
