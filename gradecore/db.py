@@ -118,6 +118,10 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     config = _alembic_config(engine)
     try:
         with engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # A migration may rewrite a large table: the per-statement deadline meant for requests
+                # does not apply (the lock timeout does: a migration stuck behind traffic fails fast).
+                connection.execute(text("SET LOCAL statement_timeout = 0"))
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
     except OperationalError as exc:
