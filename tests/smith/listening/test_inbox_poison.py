@@ -14,7 +14,7 @@ from sqlalchemy import Engine, update
 
 from gradecore.entities import SlackEvent, utcnow
 from tests.scenarios import slack_requests as sr
-from tests.scenarios.listening import CHANNEL, Scene, running_scene
+from tests.scenarios.listening import CHANNEL, Scene, running_scene, wait_until
 
 LAMPLITER = "lampliter-unbacked-promise.json"
 # A row no payload check can save (written by hand, or by an older Smith): its payload is no object.
@@ -101,3 +101,24 @@ async def test_failing_rows_never_starve_the_events_behind_them(engine: Engine) 
 
         assert [v.slack_event_id for v in scene.verdicts()] == [good["event_id"]]
         assert _row(scene, good["event_id"]).processed_at is not None
+
+
+async def test_an_event_failing_only_because_slack_is_down_is_never_parked(engine: Engine) -> None:
+    """users.info failing (Slack unwell) is nobody's payload's fault: tried again by every sweep, with
+    no back-off and no parking, and recorded once Slack answers."""
+    async with running_scene(engine) as scene:
+        posted = await scene.seed(LAMPLITER)
+        scene.add_grader("U0ANA", "ana@example.test")
+        processor = scene.smith.processor
+        assert processor is not None
+        scene.fake.fail_next("users.info", "http_500", times=7)  # the first try and six sweeps
+        event_id = await scene.react("U0ANA", "+1", posted.parent_ts)
+        await wait_until(lambda: _row(scene, event_id).attempts == 1, what="the first failed attempt")
+
+        for _ in range(6):  # more sweeps than it takes to park a failing event
+            assert await processor.process_leftovers(older_than=timedelta(0)) == 1
+        row = _row(scene, event_id)
+        assert (row.attempts, row.parked_at, row.outcome) == (7, None, "error: DirectoryUnavailable")
+
+        assert await processor.process_leftovers(older_than=timedelta(0)) == 1
+        assert [v.slack_event_id for v in scene.verdicts()] == [event_id]
