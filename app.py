@@ -104,7 +104,7 @@ def build_judge(settings: Settings, rules: Rules) -> JudgeLane:
 def build(
     settings: Settings, *, printer: Callable[[str], None] | None = None, migrated: bool = True
 ) -> Smith:
-    engine = create_db_engine(settings.database_url)
+    engine = create_db_engine(settings.database_url, timeouts=settings.database_timeouts)
     if migrated:
         require_migrated(engine)
     store = Store(engine)
@@ -140,11 +140,17 @@ def attach_slack(smith: Smith) -> None:
     )
     smith.slack_client = client
     smith.membership = ChannelMembership(smith.store, client)
-    smith.processor = ActProcessor(smith.store, SlackDirectory(client), bot_user_id=None)
-    services = ListenerServices(smith.store, smith.processor)
+    smith.processor = ActProcessor(
+        smith.store,
+        SlackDirectory(client),
+        bot_user_id=None,
+        max_attempts=settings.inbox_max_attempts,
+    )
+    services = ListenerServices(smith.store, smith.processor, ack_deadline=settings.inbox_deadline_seconds)
     if settings.slack_signing_secret is not None:
-        smith.bolt = build_bolt_app(client, settings.slack_signing_secret.get_secret_value(), services)
-        smith.extra_routes.append(mount(smith.bolt))
+        secret = settings.slack_signing_secret.get_secret_value()
+        smith.bolt = build_bolt_app(client, secret, services)
+        smith.extra_routes.append(mount(smith.bolt, secret))
     elif settings.slack_app_token is not None:
         # Socket Mode delivers events over a websocket Slack authenticates; no signing secret is involved.
         smith.bolt = build_bolt_app(client, "socket-mode-needs-no-signing-secret", services)

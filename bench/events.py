@@ -98,7 +98,7 @@ def _noop_app(fake: FakeSlack) -> web.Application:
     for event_type in ("reaction_added", "reaction_removed"):
         bolt.event(event_type)(handle_noop)
     application = web.Application()
-    mount(bolt)(application)
+    mount(bolt, SECRET)(application)
     return application
 
 

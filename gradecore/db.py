@@ -6,17 +6,21 @@ brings it there.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 
 _MIGRATIONS = Path(__file__).with_name("migrations")
+_VERSION_TABLE = "alembic_version"
 
 
 class DatabaseError(Exception):
@@ -29,14 +33,28 @@ class NotMigrated(DatabaseError):
         super().__init__(f"the database is {state}, not at {head}: run `smith db upgrade`")
 
 
-def create_db_engine(url: str, *, echo: bool = False) -> Engine:
-    """An engine with the per-backend settings the store relies on."""
+@dataclass(frozen=True)
+class DatabaseTimeouts:
+    """How long the database may keep Smith waiting, so a stalled server is an error, never a hang."""
+
+    connect_seconds: float = 5.0  # to open a connection (TCP and the server's start-up reply)
+    statement_seconds: float = 30.0  # for one statement; on SQLite, also how long a write waits its turn
+    lock_seconds: float = 10.0  # for a row or table lock another transaction holds
+
+
+def create_db_engine(url: str, *, echo: bool = False, timeouts: DatabaseTimeouts | None = None) -> Engine:
+    """An engine with the per-backend settings the store relies on, and the timeouts."""
+    limits = timeouts or DatabaseTimeouts()
     try:
         if url.startswith("sqlite"):
-            engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": 30})
-            event.listen(engine, "connect", _sqlite_pragmas)
+            busy = limits.statement_seconds
+            engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": busy})
+            event.listen(engine, "connect", partial(_sqlite_pragmas, busy_ms=math.ceil(busy * 1000)))
             return engine
-        return create_engine(url, echo=echo, pool_pre_ping=True, pool_size=10, max_overflow=20)
+        connect_args = _postgresql_timeouts(url, limits) if url.startswith("postgresql") else {}
+        return create_engine(
+            url, echo=echo, pool_pre_ping=True, pool_size=10, max_overflow=20, connect_args=connect_args
+        )
     except (ArgumentError, NoSuchModuleError, ImportError):
         # ImportError: a known dialect whose driver Smith does not ship (mysql://, oracle://…).
         raise DatabaseError(f"invalid database URL: {_unsupported(url)}") from None
@@ -50,11 +68,27 @@ def _unsupported(url: str) -> str:
     return f"{url.split('://', 1)[0]} is not supported; {supported}"
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: object) -> None:
+def _postgresql_timeouts(url: str, limits: DatabaseTimeouts) -> dict[str, Any]:
+    """libpq parameters: a connect timeout, and server-side statement and lock timeouts.
+
+    `options` from the URL (a search_path, say) are kept: ours are appended to them.
+    """
+    given = make_url(url).query.get("options", "")
+    options = given if isinstance(given, str) else " ".join(given)
+    statement_ms, lock_ms = math.ceil(limits.statement_seconds * 1000), math.ceil(limits.lock_seconds * 1000)
+    ours = f"-c statement_timeout={statement_ms} -c lock_timeout={lock_ms}"
+    return {
+        # libpq counts whole seconds and treats anything under 2 as 2.
+        "connect_timeout": max(2, math.ceil(limits.connect_seconds)),
+        "options": f"{options} {ours}".strip(),
+    }
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: object, *, busy_ms: int) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")  # readers do not block the relay's writer
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
     cursor.close()
 
 
@@ -75,11 +109,17 @@ def head_revision() -> str:
 
 
 def current_revision(engine: Engine) -> str | None:
+    """The schema's migration revision, read from alembic's table directly: alembic's own reader logs
+    two lines each time, and `/readyz` asks on every probe."""
     try:
         with engine.connect() as connection:
-            return MigrationContext.configure(connection).get_current_revision()
+            if not inspect(connection).has_table(_VERSION_TABLE):
+                return None
+            revisions = connection.execute(text(f"SELECT version_num FROM {_VERSION_TABLE}")).scalars()
+            found = sorted(str(revision) for revision in revisions)
     except OperationalError as exc:
-        raise DatabaseError(f"cannot reach the database: {_first_line(exc)}") from None
+        raise DatabaseError(f"cannot reach the database: {first_line(exc)}") from None
+    return ",".join(found) or None
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
@@ -87,10 +127,14 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     config = _alembic_config(engine)
     try:
         with engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # A migration may rewrite a large table: the per-statement deadline meant for requests
+                # does not apply (the lock timeout does: a migration stuck behind traffic fails fast).
+                connection.execute(text("SET LOCAL statement_timeout = 0"))
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
     except OperationalError as exc:
-        raise DatabaseError(f"cannot migrate the database: {_first_line(exc)}") from None
+        raise DatabaseError(f"cannot migrate the database: {first_line(exc)}") from None
 
 
 def require_migrated(engine: Engine) -> None:
@@ -100,6 +144,7 @@ def require_migrated(engine: Engine) -> None:
         raise NotMigrated(current, head)
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """A database error in one line, without the SQL or its parameters (they may hold people's text)."""
     text = str(getattr(exc, "orig", None) or exc)
     return text.strip().splitlines()[0] if text.strip() else type(exc).__name__

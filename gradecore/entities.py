@@ -201,7 +201,10 @@ class SlackEvent(SQLModel, table=True):
     """The inbox: every acked Slack event, recorded before the ack, processed after it."""
 
     __tablename__ = "slack_events"
-    __table_args__ = (Index("ix_slack_events_unprocessed", "processed_at", "received_at"),)
+    __table_args__ = (
+        Index("ix_slack_events_unprocessed", "processed_at", "received_at"),
+        Index("ix_slack_events_parked", "parked_at"),
+    )
 
     event_id: str = Field(primary_key=True, max_length=128)
     kind: str = Field(max_length=64)
@@ -210,6 +213,10 @@ class SlackEvent(SQLModel, table=True):
     processed_at: datetime | None = _when(nullable=True)
     attempts: int = 0
     outcome: str | None = Field(default=None, max_length=256)
+    # A failed event waits until then before the sweep tries it again (backing off).
+    next_attempt_at: datetime | None = _when(nullable=True)
+    # Set once an event has failed too often: the sweep leaves it alone, and /readyz counts it.
+    parked_at: datetime | None = _when(nullable=True)
 
 
 class PendingAct(SQLModel, table=True):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gradecore.store import Store
-from smith.listening.inbox_writer import InboxWriter
+from smith.listening.inbox_writer import DEFAULT_DEADLINE_SECONDS, InboxWriter
 from smith.listening.processor import ActProcessor
 
 
@@ -16,11 +16,13 @@ from smith.listening.processor import ActProcessor
 class ListenerServices:
     store: Store
     processor: ActProcessor
+    # How long an ack may wait for its event's inbox row (Slack gives up after 3 seconds).
+    ack_deadline: float = DEFAULT_DEADLINE_SECONDS
     inbox: InboxWriter = field(init=False)
     _running: set[asyncio.Task[str]] = field(init=False, default_factory=set)
 
     def __post_init__(self) -> None:
-        self.inbox = InboxWriter(self.store)
+        self.inbox = InboxWriter(self.store, deadline=self.ack_deadline)
         # Acks first: processing waits (a bounded while) for a burst of events to be recorded.
         self.processor.defer_while(self.inbox.busy)
 

@@ -14,6 +14,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from gradecore.db import DatabaseTimeouts
+
 PostMode = Literal["live", "dry_run", "off"]
 _REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 
@@ -23,6 +25,11 @@ class Settings(BaseSettings):
 
     # Storage
     database_url: str = Field(default="sqlite:///./smith.db", validation_alias="SMITH_DATABASE_URL")
+    db_connect_timeout_seconds: float = Field(default=5.0, gt=0, validation_alias="SMITH_DB_CONNECT_TIMEOUT")
+    db_statement_timeout_seconds: float = Field(
+        default=30.0, gt=0, validation_alias="SMITH_DB_STATEMENT_TIMEOUT"
+    )
+    db_lock_timeout_seconds: float = Field(default=10.0, gt=0, validation_alias="SMITH_DB_LOCK_TIMEOUT")
 
     # Slack
     slack_bot_token: SecretStr | None = Field(default=None, validation_alias="SLACK_BOT_TOKEN")
@@ -36,6 +43,11 @@ class Settings(BaseSettings):
         default=None, validation_alias="SMITH_CONVERSATION_URL_TEMPLATE"
     )
     dry_run_dir: Path | None = Field(default=None, validation_alias="SMITH_DRY_RUN_DIR")
+
+    # Listening: an ack waits at most this long for its inbox row (Slack gives up after 3 seconds, so
+    # keep it under that), and an event that fails this many times is parked, not retried for ever.
+    inbox_deadline_seconds: float = Field(default=2.0, gt=0, le=60, validation_alias="SMITH_INBOX_DEADLINE")
+    inbox_max_attempts: int = Field(default=5, ge=1, validation_alias="SMITH_INBOX_MAX_ATTEMPTS")
 
     # Delivery (the outbox relay)
     channel_interval_seconds: float = Field(default=1.0, gt=0, validation_alias="SMITH_CHANNEL_INTERVAL")
@@ -114,6 +126,14 @@ class Settings(BaseSettings):
         if value is not None and not _REPOSITORY.fullmatch(value):
             raise ValueError("must look like owner/name")
         return value
+
+    @property
+    def database_timeouts(self) -> DatabaseTimeouts:
+        return DatabaseTimeouts(
+            connect_seconds=self.db_connect_timeout_seconds,
+            statement_seconds=self.db_statement_timeout_seconds,
+            lock_seconds=self.db_lock_timeout_seconds,
+        )
 
     @property
     def judge_enabled(self) -> bool:

@@ -2,16 +2,19 @@
 
 Keyed by Slack's `event_id`, so a retried delivery (`X-Slack-Retry-Num`) finds its first copy and is
 not processed twice. Rows left unprocessed by a crash are picked up at start-up and periodically.
+
+An event whose processing fails is tried again later, backing off; after too many failures it is
+parked with its error (counted in /readyz) so it never crowds out the events behind it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, literal, text, update
+from sqlalchemy import bindparam, func, literal, or_, text, update
 from sqlalchemy import select as sql_select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -30,6 +33,9 @@ _RECORD_ON_POSTGRESQL = text(
 ).bindparams(bindparam("received_at", type_=UTCDateTime()))
 
 
+_MAX_BACK_OFF = timedelta(hours=1)
+
+
 class InboxRepo:
     def __init__(self, session: Session) -> None:
         self._session = session
@@ -39,13 +45,29 @@ class InboxRepo:
         return event_id in self.record_many([(event_id, kind, payload)])
 
     def record_many(self, events: Sequence[tuple[str, str, dict[str, Any]]]) -> set[str]:
-        """Insert several raw events in one statement; returns the ids that were new.
+        """Insert several raw events in one statement; returns the ids to process: the new ones, and
+        those recorded before but still waiting (neither processed nor parked).
 
         `INSERT … ON CONFLICT DO NOTHING RETURNING`: it runs before acks, so one statement settles
         retries and replicas' races without an error, and a burst of events shares one commit.
         """
         if not events:
             return set()
+        new = self._insert_new(events)
+        earlier = {event_id for event_id, _, _ in events} - new
+        # An earlier copy recorded but never processed was answered with an error (a deadline, a
+        # stalled database): its retry is the copy Slack now waits on, so it is processed now.
+        return new | self._waiting_among(earlier) if earlier else new
+
+    def _waiting_among(self, event_ids: set[str]) -> set[str]:
+        query = sql_select(col(SlackEvent.event_id)).where(
+            col(SlackEvent.event_id).in_(sorted(event_ids)),
+            col(SlackEvent.processed_at).is_(None),
+            col(SlackEvent.parked_at).is_(None),
+        )
+        return {str(event_id) for event_id in self._session.connection().execute(query).scalars()}
+
+    def _insert_new(self, events: Sequence[tuple[str, str, dict[str, Any]]]) -> set[str]:
         dialect = self._session.get_bind().dialect.name
         if dialect not in ("postgresql", "sqlite"):
             return {e for e, kind, payload in events if self._record_portably(e, kind, payload)}
@@ -103,7 +125,9 @@ class InboxRepo:
             return {}
         payload = col(SlackEvent.payload) if with_payload else literal(None)
         query = sql_select(col(SlackEvent.event_id), col(SlackEvent.kind), payload).where(
-            col(SlackEvent.event_id).in_(list(event_ids)), col(SlackEvent.processed_at).is_(None)
+            col(SlackEvent.event_id).in_(list(event_ids)),
+            col(SlackEvent.processed_at).is_(None),
+            col(SlackEvent.parked_at).is_(None),
         )
         if lock and self._session.get_bind().dialect.name == "postgresql":
             query = query.with_for_update(skip_locked=True)
@@ -111,10 +135,18 @@ class InboxRepo:
         return {str(event_id): (str(kind), body) for event_id, kind, body in rows}
 
     def unprocessed(self, *, older_than: datetime, limit: int = 200) -> Sequence[str]:
+        """Events the sweep should try now: fewest failures first, so events that keep failing never
+        take every place of a sweep; an event that failed waits out its back-off first."""
+        now = utcnow()
         query = (
             select(SlackEvent.event_id)
-            .where(col(SlackEvent.processed_at).is_(None), col(SlackEvent.received_at) < older_than)
-            .order_by(col(SlackEvent.received_at))
+            .where(
+                col(SlackEvent.processed_at).is_(None),
+                col(SlackEvent.parked_at).is_(None),
+                col(SlackEvent.received_at) < older_than,
+                or_(col(SlackEvent.next_attempt_at).is_(None), col(SlackEvent.next_attempt_at) <= now),
+            )
+            .order_by(col(SlackEvent.attempts), col(SlackEvent.received_at))
             .limit(limit)
         )
         return self._session.exec(query).all()
@@ -128,12 +160,15 @@ class InboxRepo:
         self._session.exec(statement)
 
     def finish_many(self, outcomes: Sequence[tuple[str, str]]) -> None:
-        """Mark a batch of events processed in one round trip (one UPDATE, executed many times)."""
+        """Mark a batch of events processed in one round trip (one UPDATE, executed many times).
+
+        An event already marked keeps its first outcome (a second copy found its act a duplicate).
+        """
         if not outcomes:
             return
         statement = (
             update(SlackEvent)
-            .where(col(SlackEvent.event_id) == bindparam("done_id"))
+            .where(col(SlackEvent.event_id) == bindparam("done_id"), col(SlackEvent.processed_at).is_(None))
             .values(
                 processed_at=utcnow(),
                 outcome=bindparam("done_outcome"),
@@ -143,13 +178,31 @@ class InboxRepo:
         rows = [{"done_id": event_id, "done_outcome": outcome[:256]} for event_id, outcome in outcomes]
         self._session.connection().execute(statement, rows)
 
-    def count_attempt(self, event_id: str, error: str) -> None:
-        statement = (
-            update(SlackEvent)
-            .where(col(SlackEvent.event_id) == event_id)
-            .values(attempts=SlackEvent.attempts + 1, outcome=f"error: {error}"[:256])
-        )
-        self._session.exec(statement)
+    def count_attempt(
+        self, event_id: str, error: str, *, park_after: int | None, back_off: timedelta
+    ) -> bool:
+        """One more failed attempt at an event; True when it is parked by it.
+
+        The next try waits `back_off`, doubled for every earlier failure (capped at an hour).
+        `park_after=None` never parks: failures that are nobody's payload's fault (Slack unreachable).
+        """
+        row = self._session.get(SlackEvent, event_id)
+        if row is None or row.processed_at is not None:
+            return False
+        now = utcnow()
+        row.attempts += 1
+        row.outcome = f"error: {error}"[:256]
+        row.next_attempt_at = now + min(back_off * 2 ** (row.attempts - 1), _MAX_BACK_OFF)
+        if park_after is not None and row.attempts >= park_after:
+            row.parked_at = now
+        self._session.add(row)
+        self._session.flush()
+        return row.parked_at is not None
+
+    def parked_count(self) -> int:
+        """Events given up on after too many failures (each keeps its last error as its outcome)."""
+        query = sql_select(func.count()).select_from(SlackEvent).where(col(SlackEvent.parked_at).isnot(None))
+        return int(self._session.connection().execute(query).scalar_one())
 
 
 class PendingActsRepo:

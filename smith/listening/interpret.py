@@ -14,7 +14,7 @@ from smith.acts import HumanAct, Signal
 from smith.corrections import parse_correction
 from smith.listening.events import Ignored, ReactionEvent, ReplyDeleted, ReplyEvent, parse_event
 from smith.listening.locating import LatestGrades, Locator
-from smith.listening.modal import ModalSubmission
+from smith.listening.modal import ModalSubmission, UnreadableSubmission
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,10 @@ def interpret(
 ) -> PlannedAct | str:
     """The act an event makes, or why it makes none (the inbox row's outcome)."""
     if kind == "view_submission":
-        submission = ModalSubmission.from_payload(payload)
+        try:
+            submission = ModalSubmission.from_payload(payload)
+        except UnreadableSubmission as exc:
+            return f"ignored: {exc}"
         # The grade the modal was opened on (frozen as the person saw it), else the item's latest.
         machine = LatestGrades.shown(unit, submission.machine_grade_id) or grades.latest(
             unit, submission.target.item_type, submission.target.ref

@@ -28,9 +28,11 @@ from gradecore.principles import normalise_tag
 from gradecore.vocabulary import Level
 from smith import texts
 from smith.acts import HumanAct, Target
+from smith.listening.events import storable
 
 CALLBACK_ID = "smith_correction"
 _MAX_OPTIONS = 100  # Slack's limit for a static select
+_MAX_VIEW_ID = 100  # the inbox keys a submission `view:<id>` in 128 characters
 
 
 def build_correction_view(
@@ -92,6 +94,10 @@ def build_correction_view(
     )
 
 
+class UnreadableSubmission(ValueError):
+    """A view submission that is not one of Smith's correction modals as Smith built it."""
+
+
 @dataclass(frozen=True)
 class ModalSubmission:
     view_id: str
@@ -109,6 +115,14 @@ class ModalSubmission:
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any], machine_level: Level | None = None) -> ModalSubmission:
+        """The submission of Smith's modal; `UnreadableSubmission` for a payload of another shape."""
+        try:
+            return cls._read(payload, machine_level)
+        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as exc:
+            raise UnreadableSubmission(f"not a submission of Smith's modal ({type(exc).__name__})") from None
+
+    @classmethod
+    def _read(cls, payload: dict[str, Any], machine_level: Level | None) -> ModalSubmission:
         view = payload["view"]
         meta = json.loads(view.get("private_metadata") or "{}")
         values = (view.get("state") or {}).get("values") or {}
@@ -117,19 +131,28 @@ class ModalSubmission:
         new = ((values.get("new_principle") or {}).get("new_principle") or {}).get("value")
         reason = ((values.get("reason") or {}).get("reason") or {}).get("value")
         turn_id = meta.get("t")
+        # Smith wrote the metadata, but a payload of another shape must fail here, not in the database.
+        texts_only = (meta["c"], meta.get("p", ""), meta.get("g", ""), meta.get("ch", ""), meta.get("ts", ""))
+        if not all(isinstance(value, str) for value in texts_only) or not isinstance(turn_id, str | None):
+            raise TypeError("private_metadata holds a value that is not a string")
+        principles = tuple(chip["value"] for chip in chips)
+        if not all(isinstance(value, str) for value in (*principles, new or "", reason or "", view["id"])):
+            raise TypeError("a submitted value is not a string")
+        if not 0 < len(view["id"]) <= _MAX_VIEW_ID:
+            raise ValueError("the view id is empty or too long to key the inbox row")
         return cls(
-            view_id=str(view["id"]),
+            view_id=view["id"],
             user=str((payload.get("user") or {}).get("id", "")),
             team_id=str((payload.get("team") or {}).get("id", "") if payload.get("team") else ""),
             target=Target("turn" if turn_id else "conversation", meta["c"], turn_id, meta.get("p", "")),
-            machine_grade_id=str(meta.get("g", "")),
+            machine_grade_id=meta.get("g", ""),
             machine_level=machine_level,
-            channel=str(meta.get("ch", "")),
-            message_ts=str(meta.get("ts", "")),
+            channel=meta.get("ch", ""),
+            message_ts=meta.get("ts", ""),
             expected_level=Level(level["value"]) if level else None,
-            principles=tuple(str(chip["value"]) for chip in chips),
-            new_principle=(new or "").strip() or None,
-            reason=(reason or "").strip() or None,
+            principles=tuple(storable(principle) for principle in principles),
+            new_principle=storable(new or "").strip() or None,
+            reason=storable(reason or "").strip() or None,
         )
 
     def errors(self) -> dict[str, str]:

@@ -25,6 +25,10 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from gradecore.db import first_line
 from gradecore.entities import utcnow
 from gradecore.store import Store
 from smith.listening import writing
@@ -43,6 +47,17 @@ _MAX_REQUEUES = 3
 _Deferred = tuple[Job, PlannedAct]
 
 
+def unavailable(exc: BaseException) -> bool:
+    """A failure of Slack or the database, not of the event: it passes, and the event is tried again."""
+    if isinstance(exc, DirectoryUnavailable | OperationalError | PoolTimeout):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+def _first_line(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {first_line(exc)}"
+
+
 class ActProcessor:
     def __init__(
         self,
@@ -52,8 +67,12 @@ class ActProcessor:
         bot_user_id: str | None,
         max_concurrency: int = 2,
         max_batch: int = 128,
+        max_attempts: int = 5,
+        back_off: timedelta = timedelta(seconds=30),
     ) -> None:
         self._store = store
+        self._max_attempts = max_attempts
+        self._back_off = back_off
         self._directory = directory
         self.bot_user_id = bot_user_id
         self._max_batch = max_batch
@@ -115,8 +134,11 @@ class ActProcessor:
         while not stop.is_set():
             try:
                 await self.process_leftovers()
-            except Exception:
-                log.exception("inbox sweep failed; retrying")
+            except Exception as exc:
+                if not unavailable(exc):
+                    log.exception("inbox sweep failed; retrying")
+                else:
+                    log.warning("inbox sweep postponed: %s", _first_line(exc))
             try:
                 await asyncio.wait_for(stop.wait(), timeout=interval)
             except TimeoutError:
@@ -135,8 +157,12 @@ class ActProcessor:
             waiting_on_directory = frozenset(self._unlinked)
             try:
                 results = await self._in_thread(self._run, batch, waiting_on_directory)
-            except Exception:
-                log.warning("a batch of %d events failed; trying each alone", len(batch), exc_info=True)
+            except Exception as exc:
+                log.warning(
+                    "a batch of %d events failed; trying each alone",
+                    len(batch),
+                    exc_info=not unavailable(exc),
+                )
                 results = [await self._run_alone(job) for job in batch]
             for job, result in zip(batch, results, strict=True):
                 if isinstance(result, Unlinked):
@@ -157,7 +183,10 @@ class ActProcessor:
         try:
             return (await self._in_thread(self._run, [job], frozenset(self._unlinked)))[0]
         except Exception as exc:  # keep the row for the sweep; never lose an acked event
-            log.exception("processing event %s failed", job.event_id)
+            if unavailable(exc):
+                log.warning("processing event %s postponed: %s", job.event_id, _first_line(exc))
+            else:
+                log.exception("processing event %s failed", job.event_id)
             return await self._count_attempt(job.event_id, exc)
 
     # --- people not linked yet ---------------------------------------------------------------------
@@ -194,7 +223,7 @@ class ActProcessor:
                         return
                     outcomes = await self._write_for(taken, who)
                 except Exception as exc:  # Slack is unwell, or the database: the sweep tries again
-                    if isinstance(exc, DirectoryUnavailable):
+                    if unavailable(exc):
                         log.warning("processing %d event(s) by %s postponed: %s", len(taken), author, exc)
                     else:
                         log.exception("processing %d event(s) by %s failed", len(taken), author)
@@ -247,12 +276,28 @@ class ActProcessor:
             return list(unit.inbox.unprocessed(older_than=utcnow() - older_than))
 
     async def _count_attempt(self, event_id: str, exc: Exception) -> str:
-        def count() -> None:
+        # Slack or the database being unreachable is nobody's payload's fault: such an event is
+        # neither parked nor made to wait out a back-off; the next sweep tries it again.
+        passing = unavailable(exc)
+        park_after = None if passing else self._max_attempts
+        back_off = timedelta(0) if passing else self._back_off
+
+        def count() -> bool:
             with self._store.unit() as unit:
-                unit.inbox.count_attempt(event_id, type(exc).__name__)
+                return unit.inbox.count_attempt(
+                    event_id, type(exc).__name__, park_after=park_after, back_off=back_off
+                )
 
         try:
-            await self._in_thread(count)
-        except Exception:  # the database itself is down: the row is still there for the sweep
-            log.exception("could not count the failed attempt at event %s", event_id)
+            parked = await self._in_thread(count)
+        except Exception as failure:  # the database itself is down: the row is still there for the sweep
+            log.warning("could not count the failed attempt at event %s: %s", event_id, _first_line(failure))
+            parked = False
+        if parked:
+            log.error(
+                "event %s parked after %d failed attempts (%s); it is counted in /readyz",
+                event_id,
+                self._max_attempts,
+                type(exc).__name__,
+            )
         return f"error: {type(exc).__name__}"

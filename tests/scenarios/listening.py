@@ -64,6 +64,9 @@ def settings_for(database_url: str, fake: FakeSlack, **extra: Any) -> Settings:
         "SLACK_API_BASE_URL": fake.api_url,
         "SMITH_CHANNEL_INTERVAL": 0.01,
         "SMITH_GLOBAL_RATE": 1000,
+        # Generous: these scenes test what the listeners do, not how fast a loaded machine's SQLite
+        # answers (the stalled-database test sets the product's own deadline).
+        "SMITH_INBOX_DEADLINE": 30,
         **extra,
     }
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
