@@ -142,6 +142,8 @@ class Jobs:
             "written": dict(report.written),
             "refused": len(report.refused),
             "tickets": len(report.tickets),
+            "failed": len(report.failed),
+            "parked": len(report.parked),
         }
 
     def _queue_summary(self, report: SweepReport, *, key: str) -> None:
@@ -158,6 +160,14 @@ class Jobs:
                 [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
             ),
         ]
+        if report.failed or report.parked:
+            sections.append(
+                (
+                    "Failed (tried again next night) or parked (set aside after repeated failures)",
+                    [f"verdict {v} failed: {why}" for v, why in report.failed]
+                    + [f"verdict {v} parked: {why}" for v, why in report.parked],
+                )
+            )
         self._queue_triage(
             build_digest_blocks(sections, title="Nightly D8 sweep", idempotency_key=key), key, "digest"
         )

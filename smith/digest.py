@@ -82,7 +82,15 @@ def digest_sections(unit: Unit, now: datetime, *, judge_drift: list[str] | None)
             "Judge drift (a frozen sample graded again)",
             judge_drift if judge_drift is not None else ["judge lane off"],
         ),
+        ("Fixture sweep", [_parked_line(unit.fixtures.parked_count())]),
     ]
+
+
+def _parked_line(parked: int) -> str:
+    if parked == 0:
+        return "no verdict parked"
+    plural = "s" if parked != 1 else ""
+    return f"{parked} verdict{plural} parked after repeated failures (see the Fixture ledger)"
 
 
 def _percent(value: float | None) -> str:

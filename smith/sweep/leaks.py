@@ -6,7 +6,8 @@ own tokenizer and folding, so a mistake in one is not repeated in the other. Wha
 - phone: any `phonenumbers` match at POSSIBLE leniency (region US) — except the fake numbers
   (`+1 000-555-NNNN`, digits `1000555NNNN`), a match preceded by a currency sign or followed by
   `USD`/`dollars` (money), a match holding `:` or shaped like a date (`2026-07-17`, `7/17/2026`), and a
-  match inside a UUID or a 16+ character hex digest (identifiers, not numbers anyone dials). Every
+  match inside a UUID, a 16+ character hex digest or an id that starts with a letter (`col1796136155`:
+  identifiers, not numbers anyone dials). Every
   other match is a leak, even a number that merely could be one: the scan errs towards refusing.
 - email: any `local@domain` whose domain is not exactly `example.test`.
 - name: an original participant's full, first, last or middle name as whole words, ignoring case
@@ -47,6 +48,10 @@ _NOT_A_NAME = frozenset(
     {"mr", "mrs", "ms", "mx", "miss", "dr", "prof", "sr", "sra", "srta", "jr", "ii", "iii", "iv"}
 )
 _UNWATCHED_ROLES = frozenset({"clara", "system"})
+_LEADING_LETTERS = re.compile(r"[A-Za-z]{2,}")
+_PHONE_LABELS = frozenset(
+    {"tel", "ph", "phone", "cell", "mob", "mobile", "fax", "ext", "call", "sms", "wa", "num"}
+)
 _PLACEHOLDER_CODE = ("0000",)
 # Typed counters of the contract and the fixture; a code that equals a token count reveals nothing.
 _COUNTER = re.compile(
@@ -156,7 +161,12 @@ def _inside_identifier(scan: str, start: int, end: int) -> bool:
     while right < len(scan) and scan[right].isascii() and (scan[right].isalnum() or scan[right] == "-"):
         right += 1
     token = scan[left:right]
-    return bool(_UUID.fullmatch(token) or _DIGEST.fullmatch(token))
+    if _UUID.fullmatch(token) or _DIGEST.fullmatch(token):
+        return True
+    # An id with a digit run in it (`col1796136155`, `conv-1796136`): one unbroken run of digits inside
+    # a token that starts with two letters or more, not a phone label (`tel5551234567`, `x4155550123`).
+    label = _LEADING_LETTERS.match(token)
+    return label is not None and label.group().lower() not in _PHONE_LABELS and scan[start:end].isdigit()
 
 
 def _email_leaks(scan: str) -> list[Leak]:

@@ -86,7 +86,13 @@ async def test_a_failed_sweep_is_retried_on_the_next_tick(store: Store, tmp_path
     clock.now += timedelta(minutes=1)
     assert ("sweep", "2026-11-30") in await jobs.tick()
     [done] = [run for run in job_runs(store) if run.job == "sweep"]
-    assert done.outcome == "ok" and done.counts == {"written": {"grader": 1}, "refused": 0, "tickets": 0}
+    assert done.outcome == "ok" and done.counts == {
+        "written": {"grader": 1},
+        "refused": 0,
+        "tickets": 0,
+        "failed": 0,
+        "parked": 0,
+    }
     assert [fixture.kind for fixture in fixtures(store)] == ["grader"]
     assert len(list((blocked / "grader").glob("*.json"))) == 1
 

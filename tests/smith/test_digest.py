@@ -76,6 +76,7 @@ def test_every_section_is_present(store: Store) -> None:
         "Pass rate vs 👎 (last week → this week)",
         "Calibration debt",
         "Judge drift (a frozen sample graded again)",
+        "Fixture sweep",
     ]
 
 
