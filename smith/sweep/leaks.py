@@ -29,10 +29,11 @@ from typing import Literal
 from phonenumbers import Leniency, PhoneNumberMatcher
 
 from gradecore.contract import Conversation
+from smith.sweep.leaks_wider import fold_word, wider_leaks
 
 __all__ = ["Leak", "LeakKind", "LeakWatchlist", "describe_leaks", "find_leaks"]
 
-LeakKind = Literal["phone", "email", "name", "access_code"]
+LeakKind = Literal["phone", "email", "name", "access_code", "address", "unit", "code", "mentioned_name"]
 
 _TOKEN = re.compile(r"[^\W_]+")
 _EMAIL = re.compile(r"[^\s@\"'<>()\[\]{},;:\\/]+@[^\s@\"'<>()\[\]{},;:\\/!?]+")
@@ -74,11 +75,16 @@ class LeakWatchlist:
 
     names: frozenset[tuple[str, ...]] = field(default_factory=frozenset)
     codes: frozenset[tuple[str, ...]] = field(default_factory=frozenset)
+    # Folded words that are never a mentioned person here: the property's name, Clara's name.
+    kept: frozenset[str] = field(default_factory=frozenset)
 
     @classmethod
     def from_conversation(cls, conversation: Conversation) -> LeakWatchlist:
         names: set[tuple[str, ...]] = set()
+        kept = {fold_word(word) for word in _TOKEN.findall(conversation.property.name)}
         for participant in conversation.participants:
+            if participant.role in _UNWATCHED_ROLES and participant.name:
+                kept.update(fold_word(word) for word in _TOKEN.findall(participant.name))
             if participant.role in _UNWATCHED_ROLES or not participant.name:
                 continue
             words = [_tokens_of(word) for word in participant.name.split()]
@@ -86,18 +92,20 @@ class LeakWatchlist:
             names.update(words)
             if words:
                 names.add(tuple(token for word in words for token in word))
-        return cls(frozenset(names), frozenset()).with_codes(*conversation.property.facts.access_codes)
+        watchlist = cls(frozenset(names), frozenset(), frozenset(kept))
+        return watchlist.with_codes(*conversation.property.facts.access_codes)
 
     def with_codes(self, *raw_codes: str) -> LeakWatchlist:
         """This watchlist plus more original access codes."""
         extra = {_tokens_of(code) for code in raw_codes}
-        return LeakWatchlist(self.names, self.codes | {c for c in extra if c and c != _PLACEHOLDER_CODE})
+        codes = self.codes | {c for c in extra if c and c != _PLACEHOLDER_CODE}
+        return LeakWatchlist(self.names, codes, self.kept)
 
     def with_names(self, *raw_names: str) -> LeakWatchlist:
         """This watchlist plus more original names (each word and the whole name)."""
         extra = {_tokens_of(word) for name in raw_names for word in name.split()}
         extra |= {_tokens_of(name) for name in raw_names}
-        return LeakWatchlist(self.names | {e for e in extra if e}, self.codes)
+        return LeakWatchlist(self.names | {e for e in extra if e}, self.codes, self.kept)
 
 
 def find_leaks(text: str, originals: LeakWatchlist) -> list[Leak]:
@@ -106,6 +114,13 @@ def find_leaks(text: str, originals: LeakWatchlist) -> list[Leak]:
     leaks, safe = _phone_leaks(scan)
     leaks.extend(_email_leaks(scan))
     leaks.extend(_watched_leaks(scan, originals, safe))
+    known = {
+        leak.position for leak in leaks
+    }  # one report per place: a participant's name is not also "mentioned"
+    for kind, position, snippet in wider_leaks(scan, originals.kept):
+        if position not in known:
+            known.add(position)
+            leaks.append(Leak(kind, snippet, position, f"a {kind.replace('_', ' ')} (wider scan)"))  # type: ignore[arg-type]
     return sorted(leaks, key=lambda leak: (leak.position, leak.kind))
 
 

@@ -23,7 +23,7 @@ def render_ticket(fixture: dict[str, Any]) -> str:
     item = f"turn `{model.turn_id}`" if model.turn_id else "the whole conversation"
     lines += [
         f"Conversation `{model.conversation_id}`, {item} · property `{_property(model)}` · "
-        f"verdict v{model.verdict_id} by grader #{model.grader_user_id} · {model.created_at.isoformat()}",
+        f"verdict v{model.verdict_id} by grader user {model.grader_user_id} · {model.created_at.isoformat()}",
         "",
         "## Expected level",
         "",
