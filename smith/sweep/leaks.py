@@ -114,13 +114,14 @@ def find_leaks(text: str, originals: LeakWatchlist) -> list[Leak]:
     leaks, safe = _phone_leaks(scan)
     leaks.extend(_email_leaks(scan))
     leaks.extend(_watched_leaks(scan, originals, safe))
-    known = {
-        leak.position for leak in leaks
-    }  # one report per place: a participant's name is not also "mentioned"
+    # One report per place: a participant's name is not also a "mentioned" one, a ledger code not also
+    # a cued one.
+    reported = {leak.position for leak in leaks}
+    wider: set[tuple[LeakKind, int]] = set()
     for kind, position, snippet in wider_leaks(scan, originals.kept):
-        if position not in known:
-            known.add(position)
-            leaks.append(Leak(kind, snippet, position, f"a {kind.replace('_', ' ')} (wider scan)"))  # type: ignore[arg-type]
+        if position not in reported and (kind, position) not in wider:
+            wider.add((kind, position))
+            leaks.append(Leak(kind, snippet, position, f"a {kind.replace('_', ' ')} (wider scan)"))
     return sorted(leaks, key=lambda leak: (leak.position, leak.kind))
 
 

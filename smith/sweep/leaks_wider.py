@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
+from typing import Literal
 
 import usaddress
 from text_to_num import alpha2digit
@@ -32,11 +33,13 @@ from smith.sweep.pseudonyms import FIRST_NAMES, LAST_NAMES
 
 __all__ = ["WiderLeak", "fold_word", "wider_leaks"]
 
-WiderLeak = tuple[str, int, str]  # kind, position, masked snippet
+WiderKind = Literal["phone", "email", "address", "unit", "code", "mentioned_name"]
+WiderLeak = tuple[WiderKind, int, str]  # kind, position, masked snippet
 
 _DIGIT_RUN = re.compile(r"\d(?:[ ,.\-/()]{0,3}\d){6,}")
 _FAKE = re.compile(r"1?000555\d{4}")
 _LINE = re.compile(r"[^\n]+")
+_SPOKEN_ZERO = re.compile(r"\boh\b", re.IGNORECASE)
 
 _BRACKETED_AT = re.compile(r"\s*[(\[{<]\s*(?:at|arroba)\s*[)\]}>]\s*", re.I)
 _BRACKETED_DOT = re.compile(r"\s*[(\[{<]\s*(?:dot|punto)\s*[)\]}>]\s*", re.I)
@@ -136,7 +139,8 @@ def _spoken_phones(scan: str) -> Iterator[WiderLeak]:
         text = line.group()
         if not re.search(r"[a-zA-Z]", text):
             continue
-        read = alpha2digit(alpha2digit(text, "en"), "es")
+        # "oh" is a spoken zero inside a number ("oh eight eighty-five"); text2num reads it as a word.
+        read = alpha2digit(alpha2digit(_SPOKEN_ZERO.sub("zero", text), "en"), "es")
         if read == text:
             continue
         written = {_digits(run) for run in _DIGIT_RUN.findall(text)}
@@ -160,7 +164,8 @@ def _disguised_emails(scan: str) -> Iterator[WiderLeak]:
             local, _, domain = address.partition("@")
             if address in before or domain.lower() == "example.test" or "." not in domain:
                 continue
-            yield "email", line.start(), f"{local[:1]}•••@•••"
+            where = text.find(local)
+            yield "email", line.start() + max(where, 0), f"{local[:1]}•••@•••"
 
 
 def _addresses(scan: str) -> Iterator[WiderLeak]:
