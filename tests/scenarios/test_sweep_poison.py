@@ -20,7 +20,7 @@ from tests.conftest import load_demo
 from tests.scenarios.sweep_world import MORNING, files_under, record_every_kind
 from tests.scheduling.world import BIRCHWOOD_RENT, add_grader, fixtures, ingest, react
 
-LONG_CONVERSATION_ID = "c" * 120 + "-1796136"  # 128 characters, the contract's limit
+LONG_CONVERSATION_ID = "c" * 120 + "-longest"  # 128 characters, the contract's limit
 LONG_TURN_ID = "turn-" + "t" * 110  # 115 characters
 
 
