@@ -1,9 +1,11 @@
-"""Anonymize a conversation before it becomes a fixture (SPEC §7, nightly D8 sweep).
+"""Anonymize a conversation before it becomes a fixture (the nightly D8 sweep; docs/fixtures.md).
 
 The conversation is cut after the graded turn's message, then every place personal data can hide is
-rewritten: phones → `+1 000-555-NNNN`, e-mails → `…@example.test`, participants' names → stable
-pseudonyms (any case, with or without accents, possessives, first or last name alone, whole words),
-access codes → `0000`. Ids, timestamps and the structure stay, so the result is still a valid
+rewritten: phones (also said in words) → `+1 000-555-NNNN`, e-mails (also disguised) →
+`…@example.test`, participants' names → stable pseudonyms (any case, with or without accents,
+possessives, first or last name alone, whole words), people only mentioned → pseudonyms too, access
+codes and codes named after "gate", "clave"… → `0000`, street addresses and unit numbers →
+`[address N]`/`[unit N]`. Ids, timestamps and the structure stay, so the result is still a valid
 `smith.conversation/v1` document the grader can re-grade.
 """
 
