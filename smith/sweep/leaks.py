@@ -36,7 +36,9 @@ __all__ = ["Leak", "LeakKind", "LeakWatchlist", "describe_leaks", "find_leaks"]
 LeakKind = Literal["phone", "email", "name", "access_code", "address", "unit", "code", "mentioned_name"]
 
 _TOKEN = re.compile(r"[^\W_]+")
-_EMAIL = re.compile(r"[^\s@\"'<>()\[\]{},;:\\/]+@[^\s@\"'<>()\[\]{},;:\\/!?]+")
+# Starts only where a run of address characters starts: trying every position inside a long run
+# without an "@" would take quadratic time.
+_EMAIL = re.compile(r"(?<![^\s@\"'<>()\[\]{},;:\\/])[^\s@\"'<>()\[\]{},;:\\/]+@[^\s@\"'<>()\[\]{},;:\\/!?]+")
 _JSON_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[\"\\/bfnrt])")
 _FAKE = re.compile(r"1?000555\d{4}")
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}")

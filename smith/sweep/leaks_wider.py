@@ -49,7 +49,10 @@ _WORD_AT = re.compile(
     r"proton|protonmail|gmx)\.|[a-z][\w-]*\.[a-z][\w-]*(?:\.[a-z][\w-]*)*\s*(?:\)|$|\s|,))",
     re.I,
 )
-_ADDRESS = re.compile(r"[^\s@\"'<>()\[\]{},;:\\/]+@[^\s@\"'<>()\[\]{},;:\\/!?]+")
+# Starts only where a run of address characters starts (linear time on a long run with no "@").
+_ADDRESS = re.compile(
+    r"(?<![^\s@\"'<>()\[\]{},;:\\/])[^\s@\"'<>()\[\]{},;:\\/]+@[^\s@\"'<>()\[\]{},;:\\/!?]+"
+)
 
 _HOUSE_NUMBER = re.compile(r"(?<![\w$#:./\-\[+])\d{1,6}[A-Za-z]?(?=\s+(?:[A-Z]|\d+(?:st|nd|rd|th)\b))")
 _ES_STREET = re.compile(
@@ -105,6 +108,7 @@ _CODE_CUES = frozenset(
 )
 _CODE_TOKEN = re.compile(r"(?=[A-Za-z#*\-]*\d)[A-Za-z0-9][A-Za-z0-9#*\-]{2,11}")
 _WORDS = re.compile(r"\S+")
+_ADDRESS_MAX = 320  # the longest e-mail address there is
 _TRIM = ".,;:!?)\"'`*]»"
 _CAPITALISED = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:['’][a-zß-öø-ÿ]+)?(?![\w'’])")
 
@@ -262,9 +266,13 @@ def _mentioned_names(scan: str, kept_words: frozenset[str]) -> Iterator[WiderLea
 
 
 def _whitespace_token(scan: str, position: int) -> str:
-    start = max(scan.rfind(" ", 0, position), scan.rfind("\n", 0, position)) + 1
-    ends = [end for end in (scan.find(" ", position), scan.find("\n", position)) if end >= 0]
-    return scan[start : min(ends) if ends else len(scan)]
+    """The run of non-space characters around `position`, looked for within an address's length."""
+    window_start = max(0, position - _ADDRESS_MAX)
+    before = scan[window_start:position]
+    start = window_start + max(before.rfind(" "), before.rfind("\n")) + 1
+    after = scan[position : position + _ADDRESS_MAX]
+    ends = [end for end in (after.find(" "), after.find("\n")) if end >= 0]
+    return scan[start : position + (min(ends) if ends else len(after))]
 
 
 def _digits(run: str) -> str:

@@ -24,7 +24,7 @@ from smith.sweep.spoken_numbers import find_spoken_numbers
 from smith.sweep.strangers import find_mentioned_names
 
 CODE_PLACEHOLDER = "0000"
-_EMAIL = re.compile(r"[\w.%+\-]+@[\w\-]+(?:\.[\w\-]+)*")
+_EMAIL = re.compile(r"(?<![\w.%+\-])[\w.%+\-]+@[\w\-]+(?:\.[\w\-]+)*")  # starts at a run's start: linear
 _BOUNDARY_BEFORE = r"(?<![^\W_])"
 _BOUNDARY_AFTER = r"(?![^\W_])"
 # Ties between spans of equal extent go to the kind listed first.
