@@ -1,19 +1,22 @@
 """The independent leak scan every fixture passes before it is written (SPEC §7).
 
 It shares no code with the anonymizer: it scans the SERIALIZED fixture (JSON or markdown) with its
-own tokenizer and folding, so a mistake in one is not repeated in the other. What counts as a leak:
+own tokenizer and folding, so a mistake in one is not repeated in the other. (The two share data only:
+the given-name list and the pseudonym lists of the format.) What counts as a leak:
 
 - phone: any `phonenumbers` match at POSSIBLE leniency (region US) — except the fake numbers
   (`+1 000-555-NNNN`, digits `1000555NNNN`), a match preceded by a currency sign or followed by
   `USD`/`dollars` (money), a match holding `:` or shaped like a date (`2026-07-17`, `7/17/2026`), and a
-  match inside a UUID, a 16+ character hex digest or an id that starts with a letter (`col1796136155`:
-  identifiers, not numbers anyone dials). Every
-  other match is a leak, even a number that merely could be one: the scan errs towards refusing.
+  match inside a UUID, a 16+ character hex digest or an id that starts with two letters or more
+  (`col1796136155`: identifiers, not numbers anyone dials). Every other match is a leak, even a
+  number that merely could be one: the scan errs towards refusing.
 - email: any `local@domain` whose domain is not exactly `example.test`.
 - name: an original participant's full, first, last or middle name as whole words, ignoring case
   and accents (`María` = `MARIA`); `Jordan's` holds `Jordan`, `Jordanian` does not.
 - access_code: an original access code as whole tokens (`0000`, the placeholder, is never watched;
   nor is the value of a typed counter such as `"input_tokens": 4821`).
+- phone said in words, disguised email, address, unit, code named in passing, mentioned_name: see
+  `smith/sweep/leaks_wider.py`.
 
 A leak names its kind and position and shows a masked snippet, never the value itself.
 """
