@@ -1,17 +1,19 @@
 """Which words are people's given names: the name list both the anonymizer and the leak scan use.
 
 The list is `gender-guesser`'s dictionary of about 48,000 first names with their frequency by
-country, cut to the names in use in Great Britain, Ireland, the USA or Spain (about 6,500), less the
-words that are more often something else in our texts: days and months, places that are also names,
-and plain English and Spanish words. The list is data shared by the two sides; how each side
-looks for names in a text is its own.
+country, cut to the names in use in Great Britain, Ireland, the USA, Italy, Portugal, Spain, France,
+Germany, the Arab countries or India (about 15,500: residents' families and visitors come from
+everywhere), less the words that are more often something else in our texts: days and months,
+places that are also names, and plain English and Spanish words. The list is data shared by the two
+sides; how each side looks for names in a text is its own.
 """
 
 from __future__ import annotations
 
 import functools
-import unicodedata
 from importlib import resources
+
+from smith.sweep.folding import fold
 
 __all__ = ["is_given_name", "is_other_word"]
 
@@ -57,20 +59,15 @@ def _names() -> frozenset[str]:
         in_use = any(index < len(frequencies) and frequencies[index].strip() for index in _COUNTRIES)
         name = line[_NAME_COLUMNS].strip()
         if in_use and name and "+" not in name:
-            names.add(_fold(name))
+            names.add(fold(name))
     return frozenset(names - _NOT_NAMES_HERE)
 
 
 def is_given_name(word: str) -> bool:
     """Whether a single word (any case, with or without accents) is a given name on the list."""
-    return _fold(word) in _names()
-
-
-def _fold(word: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", word)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    return fold(word) in _names()
 
 
 def is_other_word(word: str) -> bool:
     """Whether a word is one the list leaves out as more often something else (`Monday`, `Will`)."""
-    return _fold(word) in _NOT_NAMES_HERE
+    return fold(word) in _NOT_NAMES_HERE

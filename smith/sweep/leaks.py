@@ -23,16 +23,14 @@ A leak names its kind and position and shows a masked snippet, never the value i
 
 from __future__ import annotations
 
-import functools
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
 from phonenumbers import Leniency, PhoneNumberMatcher
 
 from gradecore.contract import Conversation
-from smith.sweep.leaks_wider import fold_word, wider_leaks
+from smith.sweep.leaks_wider import fold_token, wider_leaks
 
 __all__ = ["Leak", "LeakKind", "LeakWatchlist", "describe_leaks", "find_leaks"]
 
@@ -47,9 +45,6 @@ _FAKE = re.compile(r"1?000555\d{4}")
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}")
 _UUID = re.compile(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
 _DIGEST = re.compile(r"(?=[0-9a-f]*[a-f])[0-9a-f]{16,}", re.I)
-_LATIN_EXTRAS = str.maketrans(
-    {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i"}
-)
 _NOT_A_NAME = frozenset(
     {"mr", "mrs", "ms", "mx", "miss", "dr", "prof", "sr", "sra", "srta", "jr", "ii", "iii", "iv"}
 )
@@ -86,10 +81,10 @@ class LeakWatchlist:
     @classmethod
     def from_conversation(cls, conversation: Conversation) -> LeakWatchlist:
         names: set[tuple[str, ...]] = set()
-        kept = {fold_word(word) for word in _TOKEN.findall(conversation.property.name)}
+        kept = {fold_token(word) for word in _TOKEN.findall(conversation.property.name)}
         for participant in conversation.participants:
             if participant.role in _UNWATCHED_ROLES and participant.name:
-                kept.update(fold_word(word) for word in _TOKEN.findall(participant.name))
+                kept.update(fold_token(word) for word in _TOKEN.findall(participant.name))
             if participant.role in _UNWATCHED_ROLES or not participant.name:
                 continue
             words = [_tokens_of(word) for word in participant.name.split()]
@@ -201,7 +196,7 @@ def _email_leaks(scan: str) -> list[Leak]:
 
 
 def _watched_leaks(scan: str, originals: LeakWatchlist, safe: list[range]) -> list[Leak]:
-    tokens = [(m.start(), _fold_token(m.group())) for m in _TOKEN.finditer(scan)]
+    tokens = [(m.start(), fold_token(m.group())) for m in _TOKEN.finditer(scan)]
     folded = [token for _, token in tokens]
     watched: list[tuple[LeakKind, tuple[str, ...]]] = [("name", n) for n in originals.names]
     watched += [("access_code", c) for c in originals.codes]
@@ -228,16 +223,8 @@ def _watched_leaks(scan: str, originals: LeakWatchlist, safe: list[range]) -> li
     return leaks
 
 
-@functools.lru_cache(maxsize=8192)
-def _fold_token(token: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", token)
-    return (
-        "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().translate(_LATIN_EXTRAS)
-    )
-
-
 def _tokens_of(text: str) -> tuple[str, ...]:
-    return tuple(_fold_token(token) for token in _TOKEN.findall(text))
+    return tuple(fold_token(token) for token in _TOKEN.findall(text))
 
 
 def _mask_digits(raw: str) -> str:

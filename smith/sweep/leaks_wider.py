@@ -20,6 +20,7 @@ Placeholders the anonymizer writes (`[address 1]`, `[unit 2]`, `0000`) never cou
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -31,7 +32,7 @@ from text_to_num import alpha2digit
 from smith.sweep.given_names import is_given_name
 from smith.sweep.pseudonyms import FIRST_NAMES, LAST_NAMES
 
-__all__ = ["WiderLeak", "fold_word", "wider_leaks"]
+__all__ = ["WiderLeak", "fold_token", "wider_leaks"]
 
 WiderKind = Literal["phone", "email", "address", "unit", "code", "mentioned_name"]
 WiderLeak = tuple[WiderKind, int, str]  # kind, position, masked snippet
@@ -113,13 +114,21 @@ _TRIM = ".,;:!?)\"'`*]»"
 _CAPITALISED = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:['’][a-zß-öø-ÿ]+)?(?![\w'’])")
 
 
-def fold_word(word: str) -> str:
-    """Case and accents dropped: `María` and `MARIA` are one word."""
-    decomposed = unicodedata.normalize("NFKD", word)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+_LATIN_EXTRAS = str.maketrans(
+    {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i"}
+)
 
 
-_FORMAT_NAMES = frozenset(fold_word(name) for name in (*FIRST_NAMES, *LAST_NAMES))
+@functools.lru_cache(maxsize=8192)
+def fold_token(token: str) -> str:
+    """The leak scan's folding (its own, not the anonymizer's): case, accents and ø-like letters dropped."""
+    decomposed = unicodedata.normalize("NFKD", token)
+    return (
+        "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().translate(_LATIN_EXTRAS)
+    )
+
+
+_FORMAT_NAMES = frozenset(fold_token(name) for name in (*FIRST_NAMES, *LAST_NAMES))
 
 
 def wider_leaks(scan: str, kept_words: frozenset[str]) -> list[WiderLeak]:
@@ -259,7 +268,7 @@ def _mentioned_names(scan: str, kept_words: frozenset[str]) -> Iterator[WiderLea
             if suffix.lower() != "s":
                 continue
             word = base
-        folded = fold_word(word)
+        folded = fold_token(word)
         if folded in _FORMAT_NAMES or folded in kept_words or not is_given_name(word):
             continue
         yield "mentioned_name", match.start(), word[:1] + "•••"
