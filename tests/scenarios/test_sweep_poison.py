@@ -14,6 +14,7 @@ from pathlib import Path
 from gradecore.contract import parse_conversation
 from gradecore.store import Store
 from gradecore.vocabulary import Level
+from scheduler import JobConfig, Jobs
 from smith.digest import digest_sections
 from smith.sweep.job import PARK_AFTER_ATTEMPTS, run_sweep
 from tests.conftest import load_demo
@@ -112,3 +113,28 @@ def test_a_failed_verdict_that_heals_is_written_on_the_next_run(store: Store, tm
     assert row.path is not None and (out / row.path).is_file()
     with store.unit() as unit:
         assert unit.fixtures.parked_count() == 0
+
+
+async def test_the_nightly_summary_names_a_failed_verdict(store: Store, tmp_path: Path) -> None:
+    swept = record_every_kind(store)
+    out = tmp_path / "fixtures"
+    out.mkdir()
+    (out / "clara").write_text("in the way")
+    night = datetime(2026, 12, 1, 2, 30, tzinfo=UTC)
+    jobs = Jobs(store, JobConfig(fixtures_dir=out, triage_channel="C0TRIAGE"), clock=lambda: night)
+
+    assert ("sweep", "2026-12-01") in await jobs.tick()  # the run itself completes
+
+    with store.unit() as unit:
+        post = unit.outbox.by_key("sweep:2026-12-01")
+        run = unit.jobs.get("sweep", "2026-12-01")
+    assert run is not None and run.outcome == "ok" and run.counts is not None
+    assert (run.counts["failed"], run.counts["parked"], run.counts["written"]) == (
+        1,
+        0,
+        {"grader": 2, "ours": 1},
+    )
+    assert post is not None
+    shown = json.dumps(post.payload, ensure_ascii=False)
+    assert f"verdict {swept.clara[0]} failed: FileExistsError" in shown
+    assert "grader: 2" in shown and "ours: 1" in shown  # the rest was written that same night
