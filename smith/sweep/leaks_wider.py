@@ -12,8 +12,9 @@ Like the rest of the leak scan, none of this shares code with the anonymizer:
 - unit: a unit word (apt, unit, suite, depto, …) before a token with a digit, or `#` before digits.
 - code: a token of three to twelve letters and digits with a digit in it, within five words after
   code, gate, door, lockbox, keypad, PIN, clave, código… on the same line; `0000` is the placeholder.
-- mentioned_name: a capitalised word on the given-name list that is not a pseudonym of the fixture
-  format, nor a word of the property's or Clara's name.
+- mentioned_name: a capitalised word on the given-name list, or any capitalised word after a title
+  (Dr., Sra., …), that is not a pseudonym of the fixture format, nor a word of the property's or
+  Clara's name.
 
 Placeholders the anonymizer writes (`[address 1]`, `[unit 2]`, `0000`) never count.
 """
@@ -111,6 +112,7 @@ _CODE_TOKEN = re.compile(r"(?=[A-Za-z#*\-]*\d)[A-Za-z0-9][A-Za-z0-9#*\-]{2,11}")
 _WORDS = re.compile(r"\S+")
 _ADDRESS_MAX = 320  # the longest e-mail address there is
 _TRIM = ".,;:!?)\"'`*]»"
+_TITLED = re.compile(r"(?<![\w])(?:mr|mrs|ms|mx|dr|dra|prof|sr|sra|srta)\.?[ \t]+$", re.IGNORECASE)
 _CAPITALISED = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:['’][a-zß-öø-ÿ]+)?(?![\w'’])")
 
 
@@ -269,9 +271,12 @@ def _mentioned_names(scan: str, kept_words: frozenset[str]) -> Iterator[WiderLea
                 continue
             word = base
         folded = fold_token(word)
-        if folded in _FORMAT_NAMES or folded in kept_words or not is_given_name(word):
+        if folded in _FORMAT_NAMES or folded in kept_words:
             continue
-        yield "mentioned_name", match.start(), word[:1] + "•••"
+        # A given name, or any capitalised word after a title: "Dr. Okonkwo" is on no list.
+        titled = _TITLED.search(scan, max(0, match.start() - 8), match.start()) is not None
+        if titled or is_given_name(word):
+            yield "mentioned_name", match.start(), word[:1] + "•••"
 
 
 def _whitespace_token(scan: str, position: int) -> str:

@@ -75,8 +75,7 @@ def test_each_planted_item_is_replaced_and_the_scan_would_catch_it(
     said: str, kind: str, planted: str
 ) -> None:
     conversation = _conversation(f"Hello. {said}. Thanks")
-    if planted != "Okonkwo":  # a surname alone is on no list: only the anonymizer's title rule finds it
-        assert kind in _scan_kinds(said, conversation)  # the scan sees it in the original
+    assert kind in _scan_kinds(said, conversation)  # the scan sees it in the original
     written = _written(conversation)
     assert planted not in written
     assert find_leaks(written, LeakWatchlist.from_conversation(conversation)) == []
