@@ -157,6 +157,8 @@ class Jobs:
                 "closed": len(report.tickets.closed),
                 "failed": len(report.tickets.failed),
             },
+            "failed": len(report.failed),
+            "parked": len(report.parked),
         }
 
     def _queue_summary(self, report: SweepReport, *, key: str) -> None:
@@ -177,6 +179,12 @@ class Jobs:
                 [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
             ),
         ]
+        if report.failed or report.parked:
+            problems: list[DigestLine] = [f"verdict {v} failed: {why}" for v, why in report.failed]
+            problems += [f"verdict {v} parked: {why}" for v, why in report.parked]
+            sections.append(
+                ("Failed (tried again next night) or parked (set aside after repeated failures)", problems)
+            )
         self._queue_triage(
             build_digest_blocks(sections, title="Nightly D8 sweep", idempotency_key=key), key, "digest"
         )

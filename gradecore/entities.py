@@ -242,8 +242,10 @@ class Fixture(SQLModel, table=True):
     kind: str = Field(max_length=16)  # grader | clara | ours
     path: str | None = Field(default=None, max_length=1024)
     content_hash: str | None = Field(default=None, max_length=64)
-    status: str = Field(default="written", max_length=16)  # written | refused | superseded
+    status: str = Field(default="written", max_length=16)  # written | refused | superseded | failed | parked
     detail: str | None = Field(default=None, max_length=1024)
+    # Failed tries so far: a verdict whose sweep keeps failing is parked after a few, never retried for ever.
+    attempts: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     created_at: datetime = _when()
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from blocks import DigestLine
+from blocks import DigestLine, LinkLine
 from cerebrus import check_ids
 from cerebrus.checks.tools_succeeded import RECOVERED_ENTRY
 from gradecore.store import Unit, current_acts
@@ -118,6 +118,7 @@ def digest_sections(
         ),
         ("Tool errors recovered by a retry (last week → this week)", recovered),
         ("Rules people disagree with (7 days, top 5)", rule_disagreements or ["not measured"]),
+        ("Fixture sweep", [_parked_line(unit.fixtures.parked_count())]),
     ]
 
 
@@ -126,14 +127,19 @@ def root_cause_lines(unit: Unit, now: datetime, *, top: int = 5) -> list[DigestL
     lines: list[DigestLine] = []
     for signature, this_week, last_week in unit.tickets.weekly_ranking(now=now, limit=top):
         change = this_week - last_week
-        trend = (
-            "new this week" if last_week == 0 else f"{'+' if change >= 0 else '−'}{abs(change)} vs last week"
-        )
-        where = (
-            f" · <{signature.tracker_url}|ticket>" if (signature.tracker_url or "").startswith("http") else ""
-        )
-        lines.append(f"{signature.check_id}: {signature.cause} — {this_week} ({trend}){where}")
+        sign = "+" if change >= 0 else "−"
+        trend = "new this week" if last_week == 0 else f"{sign}{abs(change)} vs last week"
+        line = f"{signature.check_id}: {signature.cause} — {this_week} ({trend})"
+        url = signature.tracker_url or ""
+        lines.append(LinkLine(url, line) if url.startswith(("https://", "http://")) else line)
     return lines or ["no ours failures this week"]
+
+
+def _parked_line(parked: int) -> str:
+    if parked == 0:
+        return "no verdict parked"
+    plural = "s" if parked != 1 else ""
+    return f"{parked} verdict{plural} parked after repeated failures (see the Fixture ledger)"
 
 
 def _percent(value: float | None) -> str:

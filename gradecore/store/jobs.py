@@ -11,12 +11,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from gradecore.entities import Fixture, GradeVerdict, JobRun, utcnow
 
 STALE_RUN = timedelta(minutes=30)
 FAILED = "failed"
+# Fixture ledger states of a verdict whose sweep raised: tried again next run, then set aside for good.
+FIXTURE_FAILED = "failed"
+FIXTURE_PARKED = "parked"
+DETAIL_LIMIT = 1024  # the Fixture.detail column
 
 
 class JobsRepo:
@@ -71,24 +75,54 @@ class FixturesRepo:
     def __init__(self, session: Session) -> None:
         self._session = session
 
-    def unswept_verdicts(self, *, limit: int = 500) -> Sequence[GradeVerdict]:
-        """Verdicts with a known expected level that have no Fixture row yet (oldest first)."""
-        swept = select(Fixture.verdict_id)
+    def unswept_verdicts(self, *, after_id: int = 0, limit: int = 500) -> Sequence[GradeVerdict]:
+        """Verdicts with a known expected level not yet swept or last failed, by id, after `after_id`."""
+        settled = select(Fixture.verdict_id).where(Fixture.status != FIXTURE_FAILED)
         query = (
             select(GradeVerdict)
-            .where(col(GradeVerdict.expected_level).is_not(None), col(GradeVerdict.id).not_in(swept))
+            .where(
+                col(GradeVerdict.expected_level).is_not(None),
+                col(GradeVerdict.id).not_in(settled),
+                col(GradeVerdict.id) > after_id,
+            )
             .order_by(col(GradeVerdict.id))
             .limit(limit)
         )
         return self._session.exec(query).all()
 
     def record(self, fixture: Fixture) -> tuple[Fixture, bool]:
+        """Enter a verdict's outcome; a row left by a failed try takes the new outcome."""
         existing = self._session.exec(select(Fixture).where(Fixture.verdict_id == fixture.verdict_id)).first()
-        if existing is not None:
+        if existing is not None and existing.status != FIXTURE_FAILED:
             return existing, False
+        if existing is not None:
+            for name in ("kind", "path", "content_hash", "status", "detail"):
+                setattr(existing, name, getattr(fixture, name))
+            self._session.add(existing)
+            self._session.flush()
+            return existing, True
         self._session.add(fixture)
         self._session.flush()
         return fixture, True
+
+    def record_failure(self, verdict_id: int, kind: str, error: str, *, park_after: int) -> Fixture:
+        """Count one failed try; after `park_after` of them the verdict is parked with its last error."""
+        row = self._session.exec(select(Fixture).where(Fixture.verdict_id == verdict_id)).first()
+        if row is None:
+            row = Fixture(verdict_id=verdict_id, kind=kind, status=FIXTURE_FAILED, attempts=0)
+        if row.status not in (FIXTURE_FAILED, FIXTURE_PARKED):
+            return row  # already settled by another run: nothing to count
+        row.attempts += 1
+        row.status = FIXTURE_PARKED if row.attempts >= park_after else FIXTURE_FAILED
+        row.detail = error[:DETAIL_LIMIT]
+        self._session.add(row)
+        self._session.flush()
+        return row
+
+    def parked_count(self) -> int:
+        """Verdicts the sweep gave up on (each with its error in `detail`), for the digest and readiness."""
+        query = select(func.count()).select_from(Fixture).where(Fixture.status == FIXTURE_PARKED)
+        return int(self._session.exec(query).one())
 
     def of_kind(self, kind: str) -> Sequence[Fixture]:
         query = (

@@ -1,20 +1,24 @@
-"""Anonymize a conversation before it becomes a fixture (SPEC §7, nightly D8 sweep).
+"""Anonymize a conversation before it becomes a fixture (the nightly D8 sweep; docs/fixtures.md).
 
 The conversation is cut after the graded turn's message, then every place personal data can hide is
-rewritten: phones → `+1 000-555-NNNN`, e-mails → `…@example.test`, participants' names → stable
-pseudonyms (any case, with or without accents, possessives, first or last name alone, whole words),
-access codes → `0000`. Ids, timestamps and the structure stay, so the result is still a valid
+rewritten: phones (also said in words) → `+1 000-555-NNNN`, e-mails (also disguised) →
+`…@example.test`, participants' names → stable pseudonyms (any case, with or without accents,
+possessives, first or last name alone, whole words), people only mentioned → pseudonyms too, access
+codes and codes named after "gate", "clave"… → `0000`, street addresses and unit numbers →
+`[address N]`/`[unit N]`. Ids, timestamps and the structure stay, so the result is still a valid
 `smith.conversation/v1` document the grader can re-grade.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import JsonValue
 
 from gradecore.contract import ContractViolation, Conversation, validate_conversation
-from smith.sweep.pseudonyms import assign_pseudonyms
+from smith.sweep.folding import fold
+from smith.sweep.pseudonyms import NAMELESS_ROLES, assign_pseudonyms
 from smith.sweep.scrubber import CODE_PLACEHOLDER, Scrubber
 
 __all__ = ["AnonymizationError", "AnonymizedConversation", "UnknownTurn", "anonymize"]
@@ -67,7 +71,12 @@ def anonymize(conversation: Conversation, *, up_to_turn: str | None) -> Anonymiz
         _cut_after(document, conversation, up_to_turn)
     pseudonyms = assign_pseudonyms(conversation)
     facts = document["property"]["facts"]
-    scrubber = Scrubber(pseudonyms, tuple(facts.get("access_codes") or ()))
+    scrubber = Scrubber(
+        pseudonyms,
+        tuple(facts.get("access_codes") or ()),
+        conversation_id=conversation.conversation_id,
+        keep_words=_kept_words(conversation),
+    )
     # Participants first: their own numbers and addresses get the first stand-ins, in listed order.
     for participant in document["participants"]:
         pseudonym = pseudonyms.get(participant["id"])
@@ -96,6 +105,13 @@ def anonymize(conversation: Conversation, *, up_to_turn: str | None) -> Anonymiz
         # The violation names paths and limits only, never the text itself.
         raise AnonymizationError(f"the anonymized document breaks the contract: {exc}") from None
     return AnonymizedConversation(anonymized, scrubber)
+
+
+def _kept_words(conversation: Conversation) -> frozenset[str]:
+    """Capitalised words that are never a mentioned person: the property's name, Clara's, the platform's."""
+    named = [conversation.property.name]
+    named += [p.name for p in conversation.participants if p.name and p.role in NAMELESS_ROLES]
+    return frozenset(fold(word) for name in named for word in re.findall(r"[^\W_]+", name))
 
 
 def _cut_after(document: dict[str, Any], conversation: Conversation, turn_id: str) -> None:

@@ -31,10 +31,17 @@ __all__ = [
     "fixture_file",
     "fixture_hash",
     "fixture_relpath",
+    "item_stem",
     "load_fixture",
 ]
 
 _UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]")
+# An id is written as it is only when that cannot be mistaken for another pair: safe characters, no
+# "--" (the separator), no dash at either end, short, and not the word standing for "no turn".
+_PLAIN_ID = re.compile(r"[A-Za-z0-9._](?:[A-Za-z0-9._]|-(?!-))*(?<!-)")
+PLAIN_ID_MAX = 64
+READABLE_PREFIX = 40
+NO_TURN = "conversation"
 
 
 class FixtureFormatError(ValueError):
@@ -97,10 +104,36 @@ def fixture_hash(fixture: dict[str, Any]) -> str:
 
 
 def fixture_relpath(fixture: dict[str, Any]) -> PurePosixPath:
-    """`<kind>/<conversation_id>--<turn_id or "conversation">--v<verdict_id>.json`."""
-    item = fixture.get("turn_id") or "conversation"
-    stem = f"{_safe(str(fixture['conversation_id']))}--{_safe(str(item))}--v{int(fixture['verdict_id'])}"
+    """`<kind>/<item stem>--v<verdict_id>.json`; see `item_stem` for the stem."""
+    item = item_stem(str(fixture["conversation_id"]), fixture.get("turn_id"))
+    stem = f"{item}--v{int(fixture['verdict_id'])}"
     return PurePosixPath(str(fixture["kind"]), f"{stem}.json")
+
+
+def item_stem(conversation_id: str, turn_id: str | None) -> str:
+    """A bounded, stable file-name stem that no other (conversation, turn) pair shares.
+
+    Short ids of safe characters are kept as they are (`conv-1--t1`, `conv-1--conversation` for the
+    whole conversation). Any other pair gets readable truncated prefixes and a hash of the exact pair
+    after a `+`, a character plain stems never hold: `col…--turn…+3f9a…`.
+    """
+    if _is_plain(conversation_id) and turn_id is not None and turn_id != NO_TURN and _is_plain(turn_id):
+        return f"{conversation_id}--{turn_id}"
+    if turn_id is None and _is_plain(conversation_id):
+        return f"{conversation_id}--{NO_TURN}"
+    exact = json.dumps([conversation_id, turn_id], ensure_ascii=False).encode("utf-8")
+    digest = hashlib.sha256(exact).hexdigest()[:16]
+    turn_part = NO_TURN if turn_id is None else _readable(turn_id)
+    return f"{_readable(conversation_id)}--{turn_part}+{digest}"
+
+
+def _is_plain(part: str) -> bool:
+    return len(part) <= PLAIN_ID_MAX and _PLAIN_ID.fullmatch(part) is not None
+
+
+def _readable(part: str) -> str:
+    # Only a hint for a person reading the directory; the hash carries the identity.
+    return _UNSAFE_IN_FILE_NAME.sub("_", part)[:READABLE_PREFIX] or "_"
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +179,3 @@ def _first_error(exc: ValidationError) -> str:
     location = ".".join(str(part) for part in first["loc"]) or "$"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
     return f"{location}: {first['msg']}{more}"
-
-
-def _safe(part: str) -> str:
-    # Ids are free text in the contract; a file name must not climb out of its directory.
-    return _UNSAFE_IN_FILE_NAME.sub("_", part)

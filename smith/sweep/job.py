@@ -41,11 +41,18 @@ log = logging.getLogger(__name__)
 KIND_BY_ERROR_CLASS = {"grader": "grader", "clara": "clara", "ours": "ours", None: "grader"}
 
 
+# A verdict whose sweep raises is tried again on the next run, and parked after this many failures.
+PARK_AFTER_ATTEMPTS = 3
+_ERROR_LIMIT = 400
+
+
 @dataclass
 class SweepReport:
     written: Counter[str] = field(default_factory=Counter)
     refused: list[tuple[int, str]] = field(default_factory=list)
     tickets: TicketReport = field(default_factory=TicketReport)
+    failed: list[tuple[int, str]] = field(default_factory=list)  # raised this run; tried again next run
+    parked: list[tuple[int, str]] = field(default_factory=list)  # raised too often; set aside with the error
 
     @property
     def total(self) -> int:
@@ -75,21 +82,54 @@ def run_sweep(
     quiet_after: timedelta = QUIET_AFTER,
     batch: int = 200,
 ) -> SweepReport:
-    """Sweep every verdict not yet in the ledger, then bring the tickets up to date; safe to rerun."""
+    """Sweep every verdict not yet in the ledger, then bring the tickets up to date; safe to rerun.
+
+    Each verdict is swept on its own: one that raises is counted (and parked after
+    PARK_AFTER_ATTEMPTS runs) and the sweep goes on with the next. The id cursor means a run looks at
+    each verdict once, so a failing one cannot hold the batch.
+    """
     report = SweepReport()
+    after = 0
     while True:
         with store.unit() as unit:
-            verdicts = list(unit.fixtures.unswept_verdicts(limit=batch))
-            drafts = [_draft_or_refusal(unit, verdict) for verdict in verdicts]
-        if not drafts:
+            verdicts = list(unit.fixtures.unswept_verdicts(after_id=after, limit=batch))
+        if not verdicts:
             break
-        for draft in drafts:
-            _commit(store, fixtures_dir, draft, report)
+        if after == 0:
+            # A fixtures directory that cannot be made fails the whole run (the scheduler tries the
+            # run again), rather than counting a failure against every verdict.
+            fixtures_dir.mkdir(parents=True, exist_ok=True)
+        for verdict in verdicts:
+            after = verdict.id or after
+            _sweep_one(store, fixtures_dir, verdict, report)
     if tracker is not None:
         moment = now or utcnow()
         record_occurrences(store, now=moment)
         report.tickets = sync_tickets(store, tracker, now=moment, quiet_after=quiet_after)
     return report
+
+
+def _sweep_one(store: Store, fixtures_dir: Path, verdict: GradeVerdict, report: SweepReport) -> None:
+    try:
+        with store.unit() as unit:
+            draft = _draft_or_refusal(unit, verdict)
+        _commit(store, fixtures_dir, draft, report)
+    except Exception as exc:  # whatever one verdict does, the others are still swept
+        _record_failure(store, verdict, exc, report)
+
+
+def _record_failure(store: Store, verdict: GradeVerdict, exc: Exception, report: SweepReport) -> None:
+    # The type and message only: a traceback would add nothing for the ledger and could quote texts.
+    error = f"{type(exc).__name__}: {exc}"[:_ERROR_LIMIT]
+    kind = KIND_BY_ERROR_CLASS.get(verdict.error_class, "grader")
+    with store.unit() as unit:
+        row = unit.fixtures.record_failure(verdict.id or 0, kind, error, park_after=PARK_AFTER_ATTEMPTS)
+    if row.status == "parked":
+        log.error("sweep of verdict %s parked after %d failed tries: %s", verdict.id, row.attempts, error)
+        report.parked.append((verdict.id or 0, error))
+    else:
+        log.warning("sweep of verdict %s failed (try %d): %s", verdict.id, row.attempts, error)
+        report.failed.append((verdict.id or 0, error))
 
 
 def _draft_or_refusal(unit: Unit, verdict: GradeVerdict) -> Draft:

@@ -1,52 +1,58 @@
 """The independent leak scan every fixture passes before it is written (SPEC §7).
 
 It shares no code with the anonymizer: it scans the SERIALIZED fixture (JSON or markdown) with its
-own tokenizer and folding, so a mistake in one is not repeated in the other. What counts as a leak:
+own tokenizer and folding, so a mistake in one is not repeated in the other. (The two share data only:
+the given-name list and the pseudonym lists of the format.) What counts as a leak:
 
 - phone: any `phonenumbers` match at POSSIBLE leniency (region US) — except the fake numbers
   (`+1 000-555-NNNN`, digits `1000555NNNN`), a match preceded by a currency sign or followed by
   `USD`/`dollars` (money), a match holding `:` or shaped like a date (`2026-07-17`, `7/17/2026`), and a
-  match inside a UUID or a 16+ character hex digest (identifiers, not numbers anyone dials). Every
-  other match is a leak, even a number that merely could be one: the scan errs towards refusing.
+  match inside a UUID, a 16+ character hex digest or an id that starts with two letters or more
+  (`col1796136155`: identifiers, not numbers anyone dials). Every other match is a leak, even a
+  number that merely could be one: the scan errs towards refusing.
 - email: any `local@domain` whose domain is not exactly `example.test`.
 - name: an original participant's full, first, last or middle name as whole words, ignoring case
   and accents (`María` = `MARIA`); `Jordan's` holds `Jordan`, `Jordanian` does not.
 - access_code: an original access code as whole tokens (`0000`, the placeholder, is never watched;
   nor is the value of a typed counter such as `"input_tokens": 4821`).
+- phone said in words, disguised email, address, unit, code named in passing, mentioned_name: see
+  `smith/sweep/leaks_wider.py`.
 
 A leak names its kind and position and shows a masked snippet, never the value itself.
 """
 
 from __future__ import annotations
 
-import functools
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
 from phonenumbers import Leniency, PhoneNumberMatcher
 
 from gradecore.contract import Conversation
+from smith.sweep.leaks_wider import fold_token, wider_leaks
 
 __all__ = ["Leak", "LeakKind", "LeakWatchlist", "describe_leaks", "find_leaks"]
 
-LeakKind = Literal["phone", "email", "name", "access_code"]
+LeakKind = Literal["phone", "email", "name", "access_code", "address", "unit", "code", "mentioned_name"]
 
 _TOKEN = re.compile(r"[^\W_]+")
-_EMAIL = re.compile(r"[^\s@\"'<>()\[\]{},;:\\/]+@[^\s@\"'<>()\[\]{},;:\\/!?]+")
+# Starts only where a run of address characters starts: trying every position inside a long run
+# without an "@" would take quadratic time.
+_EMAIL = re.compile(r"(?<![^\s@\"'<>()\[\]{},;:\\/])[^\s@\"'<>()\[\]{},;:\\/]+@[^\s@\"'<>()\[\]{},;:\\/!?]+")
 _JSON_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[\"\\/bfnrt])")
 _FAKE = re.compile(r"1?000555\d{4}")
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}")
 _UUID = re.compile(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
 _DIGEST = re.compile(r"(?=[0-9a-f]*[a-f])[0-9a-f]{16,}", re.I)
-_LATIN_EXTRAS = str.maketrans(
-    {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i"}
-)
 _NOT_A_NAME = frozenset(
     {"mr", "mrs", "ms", "mx", "miss", "dr", "prof", "sr", "sra", "srta", "jr", "ii", "iii", "iv"}
 )
 _UNWATCHED_ROLES = frozenset({"clara", "system"})
+_LEADING_LETTERS = re.compile(r"[A-Za-z]{2,}")
+_PHONE_LABELS = frozenset(
+    {"tel", "ph", "phone", "cell", "mob", "mobile", "fax", "ext", "call", "sms", "wa", "num"}
+)
 _PLACEHOLDER_CODE = ("0000",)
 # Typed counters of the contract and the fixture; a code that equals a token count reveals nothing.
 _COUNTER = re.compile(
@@ -69,11 +75,16 @@ class LeakWatchlist:
 
     names: frozenset[tuple[str, ...]] = field(default_factory=frozenset)
     codes: frozenset[tuple[str, ...]] = field(default_factory=frozenset)
+    # Folded words that are never a mentioned person here: the property's name, Clara's name.
+    kept: frozenset[str] = field(default_factory=frozenset)
 
     @classmethod
     def from_conversation(cls, conversation: Conversation) -> LeakWatchlist:
         names: set[tuple[str, ...]] = set()
+        kept = {fold_token(word) for word in _TOKEN.findall(conversation.property.name)}
         for participant in conversation.participants:
+            if participant.role in _UNWATCHED_ROLES and participant.name:
+                kept.update(fold_token(word) for word in _TOKEN.findall(participant.name))
             if participant.role in _UNWATCHED_ROLES or not participant.name:
                 continue
             words = [_tokens_of(word) for word in participant.name.split()]
@@ -81,18 +92,20 @@ class LeakWatchlist:
             names.update(words)
             if words:
                 names.add(tuple(token for word in words for token in word))
-        return cls(frozenset(names), frozenset()).with_codes(*conversation.property.facts.access_codes)
+        watchlist = cls(frozenset(names), frozenset(), frozenset(kept))
+        return watchlist.with_codes(*conversation.property.facts.access_codes)
 
     def with_codes(self, *raw_codes: str) -> LeakWatchlist:
         """This watchlist plus more original access codes."""
         extra = {_tokens_of(code) for code in raw_codes}
-        return LeakWatchlist(self.names, self.codes | {c for c in extra if c and c != _PLACEHOLDER_CODE})
+        codes = self.codes | {c for c in extra if c and c != _PLACEHOLDER_CODE}
+        return LeakWatchlist(self.names, codes, self.kept)
 
     def with_names(self, *raw_names: str) -> LeakWatchlist:
         """This watchlist plus more original names (each word and the whole name)."""
         extra = {_tokens_of(word) for name in raw_names for word in name.split()}
         extra |= {_tokens_of(name) for name in raw_names}
-        return LeakWatchlist(self.names | {e for e in extra if e}, self.codes)
+        return LeakWatchlist(self.names | {e for e in extra if e}, self.codes, self.kept)
 
 
 def find_leaks(text: str, originals: LeakWatchlist) -> list[Leak]:
@@ -101,6 +114,14 @@ def find_leaks(text: str, originals: LeakWatchlist) -> list[Leak]:
     leaks, safe = _phone_leaks(scan)
     leaks.extend(_email_leaks(scan))
     leaks.extend(_watched_leaks(scan, originals, safe))
+    # One report per place: a participant's name is not also a "mentioned" one, a ledger code not also
+    # a cued one.
+    reported = {leak.position for leak in leaks}
+    wider: set[tuple[LeakKind, int]] = set()
+    for kind, position, snippet in wider_leaks(scan, originals.kept):
+        if position not in reported and (kind, position) not in wider:
+            wider.add((kind, position))
+            leaks.append(Leak(kind, snippet, position, f"a {kind.replace('_', ' ')} (wider scan)"))
     return sorted(leaks, key=lambda leak: (leak.position, leak.kind))
 
 
@@ -156,7 +177,12 @@ def _inside_identifier(scan: str, start: int, end: int) -> bool:
     while right < len(scan) and scan[right].isascii() and (scan[right].isalnum() or scan[right] == "-"):
         right += 1
     token = scan[left:right]
-    return bool(_UUID.fullmatch(token) or _DIGEST.fullmatch(token))
+    if _UUID.fullmatch(token) or _DIGEST.fullmatch(token):
+        return True
+    # An id with a digit run in it (`col1796136155`, `conv-1796136`): one unbroken run of digits inside
+    # a token that starts with two letters or more, not a phone label (`tel5551234567`, `x4155550123`).
+    label = _LEADING_LETTERS.match(token)
+    return label is not None and label.group().lower() not in _PHONE_LABELS and scan[start:end].isdigit()
 
 
 def _email_leaks(scan: str) -> list[Leak]:
@@ -170,7 +196,7 @@ def _email_leaks(scan: str) -> list[Leak]:
 
 
 def _watched_leaks(scan: str, originals: LeakWatchlist, safe: list[range]) -> list[Leak]:
-    tokens = [(m.start(), _fold_token(m.group())) for m in _TOKEN.finditer(scan)]
+    tokens = [(m.start(), fold_token(m.group())) for m in _TOKEN.finditer(scan)]
     folded = [token for _, token in tokens]
     watched: list[tuple[LeakKind, tuple[str, ...]]] = [("name", n) for n in originals.names]
     watched += [("access_code", c) for c in originals.codes]
@@ -197,16 +223,8 @@ def _watched_leaks(scan: str, originals: LeakWatchlist, safe: list[range]) -> li
     return leaks
 
 
-@functools.lru_cache(maxsize=8192)
-def _fold_token(token: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", token)
-    return (
-        "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().translate(_LATIN_EXTRAS)
-    )
-
-
 def _tokens_of(text: str) -> tuple[str, ...]:
-    return tuple(_fold_token(token) for token in _TOKEN.findall(text))
+    return tuple(fold_token(token) for token in _TOKEN.findall(text))
 
 
 def _mask_digits(raw: str) -> str:

@@ -22,6 +22,10 @@ _IDENTIFIER = re.compile(
     re.IGNORECASE,
 )
 _TOKEN_CHARS = re.compile(r"[0-9A-Za-z\-]")
+_ID_LETTERS = re.compile(r"[A-Za-z]{2,}")
+_PHONE_LABELS = frozenset(
+    {"tel", "ph", "phone", "cell", "mob", "mobile", "fax", "ext", "call", "sms", "wa", "num"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,4 +109,10 @@ def _exempt(text: str, start: int, end: int, raw: str) -> bool:
         token_start -= 1
     while token_end < len(text) and _TOKEN_CHARS.match(text[token_end]):
         token_end += 1
-    return _IDENTIFIER.fullmatch(text[token_start:token_end]) is not None
+    token = text[token_start:token_end]
+    if _IDENTIFIER.fullmatch(token) is not None:
+        return True
+    # An id holding a digit run (`col1796136155`) is not a phone number: ids are kept as they are.
+    # A one-letter or phone-label prefix (`x4155550123`, `tel4155550123`) is a number all the same.
+    label = _ID_LETTERS.match(token)
+    return label is not None and label.group().lower() not in _PHONE_LABELS and raw.isdigit()

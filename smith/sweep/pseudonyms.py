@@ -92,6 +92,15 @@ def assign_pseudonyms(conversation: Conversation) -> dict[str, Pseudonym]:
     return assigned
 
 
+def stranger_pseudonym(
+    conversation_id: str, name: str, *, surname: bool, forbidden: frozenset[str], taken: set[str]
+) -> str:
+    """A stable stand-in for a person who is not a participant (a name only mentioned in a text)."""
+    names = LAST_NAMES if surname else FIRST_NAMES
+    part = ("surname:" if surname else "given:") + fold(name)
+    return _pick(names, _seed(conversation_id, "\x00mentioned", part), forbidden | {fold(name)}, taken)
+
+
 def _parts(word: str) -> list[str]:
     return [part for part in re.split(r"['’\-]", word) if part]
 

@@ -19,8 +19,11 @@ from tests.scenarios.sweep_world import files_under, record_every_kind
 from tests.scheduling.world import fixtures
 
 
-class Crash(RuntimeError):
-    """The process dying (a deploy, an OOM kill) at a chosen point."""
+class Crash(BaseException):
+    """The process dying (a deploy, an OOM kill) at a chosen point.
+
+    Not an Exception: the sweep survives any error of one verdict, but nothing survives a kill.
+    """
 
 
 def crash_after_file_written(monkeypatch: pytest.MonkeyPatch, writes: int) -> None:

@@ -91,6 +91,8 @@ async def test_a_failed_sweep_is_retried_on_the_next_tick(store: Store, tmp_path
         "written": {"grader": 1},
         "refused": 0,
         "tickets": no_tickets,
+        "failed": 0,
+        "parked": 0,
     }
     assert [fixture.kind for fixture in fixtures(store)] == ["grader"]
     assert len(list((blocked / "grader").glob("*.json"))) == 1

@@ -68,7 +68,8 @@ def test_the_corpus_is_large_and_full_of_personal_data(cases: list[Case]) -> Non
             leak.kind for leak in find_leaks(original_text, LeakWatchlist.from_conversation(case.original))
         }
     # Without anonymization the scan finds every kind: the zero-leak test below is not vacuous.
-    assert kinds == {"phone", "email", "name", "access_code"}
+    # (The wider scan also finds this corpus's unit numbers, addresses and mentioned names.)
+    assert kinds >= {"phone", "email", "name", "access_code"}
 
 
 def test_no_fixture_of_the_corpus_leaks(cases: list[Case]) -> None:

@@ -8,6 +8,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from smith.sweep import (
     FixtureFormatError,
@@ -18,6 +20,7 @@ from smith.sweep import (
     fixture_hash,
     load_fixture,
 )
+from smith.sweep.fixture_format import item_stem
 from tests.smith.sweep.helpers import CREATED, demo, fixture_from
 
 
@@ -64,7 +67,8 @@ def test_files_are_named_by_conversation_item_and_verdict(fixture: dict[str, Any
     assert written.relpath == PurePosixPath("grader/5ccefeb1-fd5b-4a67-aeeb-ea0f7137f437--t1--v42.json")
     assert written.payload == fixture_bytes(fixture)
     whole = fixture_file({**fixture, "kind": "ours", "turn_id": None, "conversation_id": "../a b"})
-    assert whole.relpath == PurePosixPath("ours/.._a_b--conversation--v42.json")
+    # An id that is not plain (here one that tries to climb out) gets a readable prefix and a hash.
+    assert whole.relpath == PurePosixPath("ours/.._a_b--conversation+55a3a88c438d6cf1--v42.json")
     assert whole.payload == fixture_bytes(
         {**fixture, "kind": "ours", "turn_id": None, "conversation_id": "../a b"}
     )
@@ -134,3 +138,46 @@ def test_building_checks_the_level_and_takes_a_naive_time_as_utc(fixture: dict[s
         build_fixture(**{**arguments, "expected_level": "fine"})
     with pytest.raises(FixtureFormatError, match="verdict_id"):
         build_fixture(**{**arguments, "verdict_id": 0})
+
+
+# Ids as the contract allows them (1-128 characters of anything), biased towards the troublesome ones.
+_ID_ALPHABET = st.sampled_from(list("ab1-_./:+ ~é")) | st.characters(codec="utf-8")
+_IDS = st.text(_ID_ALPHABET, min_size=1, max_size=128)
+_PAIRS = st.tuples(_IDS, st.none() | _IDS | st.just("conversation"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(first=_PAIRS, second=_PAIRS)
+def test_distinct_items_never_share_a_file_name_and_names_stay_bounded(
+    first: tuple[str, str | None], second: tuple[str, str | None]
+) -> None:
+    stems = item_stem(*first), item_stem(*second)
+    assert (stems[0] == stems[1]) == (first == second)
+    for stem in stems:
+        assert len(stem.encode()) <= 200 and "/" not in stem and stem not in {".", ".."}
+        assert stem == stem.strip() and all(ch.isascii() and ch.isprintable() for ch in stem)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (("colX:turn:t1", None), ("colX", "t1")),  # the collision of issue 10, point 4
+        (("a--b", "c"), ("a", "b--c")),
+        (("a-", "b"), ("a", "-b")),
+        (("a/b", "t"), ("a_b", "t")),
+        (("conv", None), ("conv", "conversation")),
+        (("c" * 128, "t" * 115), ("c" * 128, "t" * 114 + "u")),  # same readable prefix
+    ],
+)
+def test_known_look_alikes_get_different_names(
+    first: tuple[str, str | None], second: tuple[str, str | None]
+) -> None:
+    assert item_stem(*first) != item_stem(*second)
+
+
+def test_a_plain_pair_keeps_its_readable_name_and_every_name_is_stable() -> None:
+    assert item_stem("conv-1", "t1") == "conv-1--t1"
+    assert item_stem("conv-1", None) == "conv-1--conversation"
+    long = item_stem("c" * 128, "t" * 115)
+    assert long == item_stem("c" * 128, "t" * 115)  # the same pair, the same name, every night
+    assert long.startswith("c" * 40 + "--" + "t" * 40 + "+") and len(long) == 40 + 2 + 40 + 1 + 16
