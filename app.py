@@ -100,6 +100,7 @@ def build(
             channel_interval=settings.channel_interval_seconds,
             global_rate=settings.global_rate_per_second,
             max_attempts=settings.relay_max_attempts,
+            lease_seconds=settings.relay_lease_seconds,
             ops_channel=settings.ops_channel,
         )
         relay = Relay(store, transport, relay_config)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -194,6 +195,14 @@ class FakeSlack:
     def calls_to(self, method: str) -> list[JsonDict]:
         return [call.params for call in self.calls if call.method == method]
 
+    def received_at(self, method: str, channel: str) -> list[float]:
+        """When each request to ``method`` for ``channel`` arrived (monotonic seconds), in order."""
+        return [
+            call.received_at
+            for call in self.calls
+            if call.method == method and str(call.params.get("channel", "")) == channel
+        ]
+
     def messages(self, channel: str) -> list[StoredMessage]:
         """Every message in the channel, thread replies included, oldest first."""
         return list(self.workspace.by_channel.get(channel, []))
@@ -242,7 +251,7 @@ class FakeSlack:
             params, token = await _read_request(request)
         except ValueError:
             return web.json_response({"ok": False, "error": "invalid_json"})
-        self.calls.append(Call(method, params))
+        self.calls.append(Call(method, params, time.monotonic()))
         handler = HANDLERS.get(method)
         if handler is None:
             return web.json_response({"ok": False, "error": "unknown_method"})
