@@ -83,6 +83,15 @@ def failure_cause(error: BaseException) -> str:
     return "unexpected"
 
 
+# More tokens than any one Messages API call can use (the largest context windows are around a million
+# tokens): a count past this, negative, or not an integer is a broken answer, not a bill.
+MAX_TOKENS_PER_CALL = 10_000_000
+
+
+def _plausible_tokens(count: object) -> bool:
+    return isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= MAX_TOKENS_PER_CALL
+
+
 def _tool_input(message: Message) -> dict[str, object] | None:
     for block in message.content:
         if block.type == "tool_use" and block.name == TOOL_NAME:
@@ -215,6 +224,16 @@ class JudgeLane:
 
     def _usage(self, message: Message) -> JudgeUsage:
         usage = message.usage
+        counts = (
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cache_read_input_tokens or 0,
+            usage.cache_creation_input_tokens or 0,
+        )
+        if not all(_plausible_tokens(count) for count in counts):
+            # The answer is still used; only numbers that cannot be true are not recorded as spent.
+            logger.warning("the judge API reported implausible token usage; not recorded: %r", counts)
+            return JudgeUsage(calls=1)
         cache_read = usage.cache_read_input_tokens or 0
         cache_write = usage.cache_creation_input_tokens or 0
         return JudgeUsage(

@@ -88,6 +88,16 @@ def delayed(reply: Reply, seconds: float) -> Reply:
     return Reply(status=reply.status, body=reply.body, delay_seconds=seconds, headers=reply.headers)
 
 
+# Longer than any test runs: the server holds the request until the client gives up (the handler is
+# cancelled when the client disconnects), so a timeout never depends on how fast the machine is.
+_NEVER_SECONDS = 3600.0
+
+
+def never_answered() -> Reply:
+    """A request the server holds until the client times out and disconnects."""
+    return Reply(delay_seconds=_NEVER_SECONDS)
+
+
 class FakeAnthropicAPI:
     """An async context manager serving POST /v1/messages on 127.0.0.1."""
 
