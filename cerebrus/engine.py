@@ -46,7 +46,7 @@ def grade(
     rules = rules if rules is not None else _default_rules()
     registry = registry if registry is not None else _shared_default_registry()
     view = ConversationView(conversation, rules)
-    codes = view.access_codes
+    codes = view.code_matcher
     calibrated = rules.calibrated_judged
     tally = Tally()
 

@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar, overload
 
 from cerebrus.rules import CompiledRules, Rules
 from cerebrus.text import FoldedText
+from gradecore.access_codes import code_matcher
 from gradecore.contract import (
     ClaudeCallStep,
     Conversation,
@@ -75,6 +76,8 @@ class ConversationView:
         self.access_codes: tuple[str, ...] = tuple(
             code for code in conversation.property.facts.access_codes if code
         )
+        # Built once per code list and shared by every check, receipt and mask of this conversation.
+        self.code_matcher = code_matcher(self.access_codes)
 
     @lazy
     def participants(self) -> dict[str, Participant]:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.text import mask_code
@@ -19,37 +16,23 @@ NO_CODE = passed("no_access_code", "The draft contains no access code.")
 def no_access_code_to_prospect(view: TurnView) -> Finding:
     """The person the turn answers is a prospect and the draft contains one of facts.access_codes as a
     whole token."""
-    codes = view.parent.access_codes
-    if not codes:
+    if not view.parent.code_matcher:
         return not_applicable("The property has no access codes on file.")
     if view.answered is None:
         return not_applicable("The turn answers no inbound message, so nobody is known to receive it.")
     if view.answered.role != "prospect":
         return not_applicable(f"The turn answers a {view.answered.role}, not a prospect.")
-    evidence: list[Evidence] = []
-    draft = view.draft.casefold()
-    for code in codes:
-        if code.casefold() not in draft:
-            continue
-        token = _token(code)
-        # The quote is left out on purpose: a receipt may never hold the code in clear.
-        evidence.extend(
-            Evidence(
-                message_id=view.message.id,
-                turn_id=view.turn.id,
-                span=Span(start=match.start(), end=match.end()),
-                fact_key="access_codes",
-                detail=f"access code {mask_code(code)} sent to a prospect",
-            )
-            for match in token.finditer(view.draft)
+    # The quote is left out on purpose: a receipt may never hold the code in clear.
+    evidence = [
+        Evidence(
+            message_id=view.message.id,
+            turn_id=view.turn.id,
+            span=Span(start=start, end=end),
+            fact_key="access_codes",
+            detail=f"access code {mask_code(view.draft[start:end])} sent to a prospect",
         )
+        for start, end in view.parent.code_matcher.spans(view.draft, whole_tokens_only=True)
+    ]
     if evidence:
-        evidence.sort(key=lambda e: e.span.start if e.span else 0)
         return failed("access_code_to_prospect", "The draft gives a prospect an access code.", *evidence)
     return NO_CODE
-
-
-@lru_cache(maxsize=1024)
-def _token(code: str) -> re.Pattern[str]:
-    """The code as a whole token: `4821` in "code 4821." but not in "48210"."""
-    return re.compile(r"(?<![0-9A-Za-z])" + re.escape(code) + r"(?![0-9A-Za-z])", re.IGNORECASE)

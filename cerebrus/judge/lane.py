@@ -25,6 +25,7 @@ from cerebrus.judge.prompt import (
     user_message,
 )
 from cerebrus.judge.verdict import not_checked, parse_score, redacted, scored_result
+from gradecore.access_codes import code_matcher
 from gradecore.contract import Conversation, Turn
 from gradecore.grades import JudgeUsage
 from gradecore.vocabulary import DimensionResult, NotCheckedWhy
@@ -186,7 +187,7 @@ class JudgeLane:
                 )
             else:
                 results.append(scored_result(check, judged, draft=draft, turn=turn, calibrated=calibrated))
-        codes = tuple(code for code in conversation.property.facts.access_codes if code)
+        codes = code_matcher(conversation.property.facts.access_codes)
         results = [redacted(result, codes) for result in results]
         malformed = any(result.not_checked_why is NotCheckedWhy.JUDGE_ERROR for result in results)
         voided = sum(result.not_checked_why is NotCheckedWhy.NO_RECEIPT for result in results)

@@ -9,6 +9,7 @@ something and covering at least one whole word of it; otherwise it is voided (`n
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -165,7 +166,7 @@ def not_checked(
     )
 
 
-def redacted(result: DimensionResult, codes: tuple[str, ...]) -> DimensionResult:
+def redacted(result: DimensionResult, codes: Iterable[str]) -> DimensionResult:
     """No access code leaves in clear: the receipt was verified first, then its quote is dropped and
     the judge's own sentence masked (`••21`), as for every deterministic check."""
     if not codes:
