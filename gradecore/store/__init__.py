@@ -25,6 +25,7 @@ from gradecore.store.grades import GradesRepo, item_ref
 from gradecore.store.guard import install_append_only_guard
 from gradecore.store.inbox import InboxRepo, PendingActsRepo
 from gradecore.store.jobs import FixturesRepo, JobsRepo
+from gradecore.store.judging import JudgeRequestsRepo
 from gradecore.store.outbox import OutboxRepo
 from gradecore.store.people import ROLES, IdentitiesRepo, UsersRepo, normalise_email
 from gradecore.store.properties import PropertiesRepo
@@ -65,6 +66,7 @@ class Unit:
         self.pending_acts = PendingActsRepo(session)
         self.jobs = JobsRepo(session)
         self.fixtures = FixturesRepo(session)
+        self.judging = JudgeRequestsRepo(session)
 
 
 class Store:

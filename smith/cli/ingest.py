@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 import typer
 
-from smith.cli.context import ingestor, open_store
+from smith.cli.context import ingestor, open_store, rules, settings
 from smith.cli.errors import UserError
 from smith.documents import parse_documents, read_source
-from smith.ingest import IngestResult
+from smith.ingest import Ingestor, IngestResult
+from smith.judging import JudgeWorker, build_judge_lane
 
 
 def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin")]) -> None:
@@ -19,15 +21,22 @@ def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or 
     if len(documents) == 1 and documents[0].violation is not None:
         # One document, one mistake: one line, without a "1 document(s) rejected" summary after it.
         raise UserError(f"{documents[0].where}: {documents[0].violation}")
-    ingest_one = ingestor(open_store()).ingest
+    ingesting = ingestor(open_store())
     rejected = 0
+    judge_owed = False
     for document in documents:
         if document.conversation is None:
             assert document.violation is not None
             rejected += 1
             typer.echo(f"smith: {document.where}: {document.violation}", err=True)
             continue
-        typer.echo(describe(ingest_one(document.conversation)))
+        result = ingesting.ingest(document.conversation)
+        judge_owed = judge_owed or result.judge_pending
+        typer.echo(describe(result))
+    if judge_owed:
+        # A batch: the judged grades are paid here, after every document is stored, as `smith serve`
+        # pays them after answering each ingest.
+        typer.echo(f"judged {asyncio.run(pay_judgements(ingesting))} conversation(s)")
     if rejected:
         raise UserError(f"{rejected} document(s) rejected; nothing was stored for them")
 
@@ -43,3 +52,8 @@ def describe(result: IngestResult) -> str:
             where = "parked until the property has a channel" if result.parked else "queued"
             parts.append(f"{result.posts_queued} posts {where}")
     return " · ".join(parts)
+
+
+async def pay_judgements(ingesting: Ingestor) -> int:
+    async with build_judge_lane(settings(), rules()) as lane:
+        return await JudgeWorker(ingesting.store, lane, ingesting).drain()

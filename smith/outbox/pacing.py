@@ -4,7 +4,7 @@ Slack allows about one message per second per channel, counted over everyone pos
 paced in their own memory posted milliseconds apart and earned 429s. Each channel has one row: a
 relay holds the channel for the length of one send, and the next send waits a full interval after
 Slack answered. A relay that dies mid-send stops renewing its hold, so the channel comes free after
-one lease.
+one lease. The design is in docs/delivery.md.
 """
 
 from __future__ import annotations

@@ -108,6 +108,9 @@ class FakeAnthropicAPI:
         self.in_flight = 0
         self.max_in_flight = 0
         self.base_url = ""
+        # When set, every request is held (after being recorded) until the test opens the gate: a
+        # "slow judge" whose slowness the test controls, never a race against the clock.
+        self.gate: asyncio.Event | None = None
         self._runner: web.AppRunner | None = None
 
     async def __aenter__(self) -> FakeAnthropicAPI:
@@ -135,6 +138,8 @@ class FakeAnthropicAPI:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
+            if self.gate is not None:
+                await self.gate.wait()
             reply = self.responder(body)
             # Hold every request briefly so concurrent callers really overlap on the server.
             await asyncio.sleep(max(reply.delay_seconds, 0.02))
