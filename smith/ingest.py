@@ -77,7 +77,7 @@ class Ingestor:
     def ingest(self, conversation: Conversation) -> IngestResult:
         """Store, grade deterministically, queue posts, and (judge on) record that a judgement is owed."""
         # Grading is pure, so it happens before the transaction opens and keeps the transaction short.
-        result = grade(conversation, rules=self.rules, registry=self.registry)
+        result = grade(conversation, rules=self.rules, registry=self.registry, judge_pending=self.judge)
         with self.store.unit() as unit:
             prop = conversation.property
             known = unit.properties.ensure(

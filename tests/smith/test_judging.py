@@ -81,6 +81,7 @@ async def test_ingest_answers_before_the_judge_and_the_judged_grade_edits_the_po
             relay = relay_for(smith.store, slack)
             await relay.drain(within=PATIENCE_SECONDS)
             [parent] = slack.top_level(CHANNEL)
+            assert "tone, pacing — judged shortly" in json.dumps(parent.blocks, ensure_ascii=False)
             assert "Curt with a worried resident" not in json.dumps(
                 [m.blocks for m in slack.messages(CHANNEL)]
             )
@@ -97,6 +98,8 @@ async def test_ingest_answers_before_the_judge_and_the_judged_grade_edits_the_po
             assert {call["ts"] for call in updates} >= {parent.ts}
             assert "Curt with a worried resident" in json.dumps(slack.messages(CHANNEL)[-1].blocks)
             assert len(slack.messages(CHANNEL)) == 2, "edited in place, not posted again"
+            edited = slack.message(CHANNEL, parent.ts)
+            assert "judged shortly" not in json.dumps(edited.blocks, ensure_ascii=False)
             with smith.store.unit() as unit:
                 assert unit.judging.pending() == 0
         finally:
