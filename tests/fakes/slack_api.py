@@ -86,6 +86,8 @@ class FakeSlack:
         )
         self.fault_delay_s = fault_delay_s
         self.calls: list[Call] = []
+        # time.monotonic() when each of `calls` arrived (same index): pacing is judged by it.
+        self.arrived_at: list[float] = []
         self.rate_limited: list[RateLimitHit] = []
         self.faults_served: list[FaultServed] = []
         self.responses: list[ResponseUrlPost] = []
@@ -198,8 +200,8 @@ class FakeSlack:
     def received_at(self, method: str, channel: str) -> list[float]:
         """When each request to ``method`` for ``channel`` arrived (monotonic seconds), in order."""
         return [
-            call.received_at
-            for call in self.calls
+            arrived
+            for call, arrived in zip(self.calls, self.arrived_at, strict=True)
             if call.method == method and str(call.params.get("channel", "")) == channel
         ]
 
@@ -251,7 +253,8 @@ class FakeSlack:
             params, token = await _read_request(request)
         except ValueError:
             return web.json_response({"ok": False, "error": "invalid_json"})
-        self.calls.append(Call(method, params, time.monotonic()))
+        self.calls.append(Call(method, params))
+        self.arrived_at.append(time.monotonic())
         handler = HANDLERS.get(method)
         if handler is None:
             return web.json_response({"ok": False, "error": "unknown_method"})

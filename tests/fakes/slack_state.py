@@ -23,7 +23,6 @@ class Call(NamedTuple):
 
     method: str
     params: JsonDict
-    received_at: float = 0.0  # time.monotonic() when the request arrived (pacing is judged by it)
 
 
 class RateLimitHit(NamedTuple):
