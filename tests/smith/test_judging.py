@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import Engine
 
@@ -151,3 +152,20 @@ async def test_a_judgement_of_an_outdated_version_is_not_recorded(store: Store) 
     assert SOURCE_JUDGE not in sources_of(store)
     with store.unit() as unit:
         assert unit.judging.pending() == 1, "the newer version's judgement is still owed"
+
+
+@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+async def test_two_replicas_never_judge_the_same_request_twice(store: Store) -> None:
+    ingestor = Ingestor(store, judge=True)
+    ingestor.ingest(parse_conversation(LAMPLITER))
+
+    async with FakeAnthropicAPI(responder=curt_tone) as api:
+        config = JudgeConfig(api_key="test-key", base_url=api.base_url, timeout_seconds=PATIENCE_SECONDS)
+        async with JudgeLane(config) as lane_a, JudgeLane(config) as lane_b:
+            first = JudgeWorker(store, lane_a, ingestor, owner="replica-a")
+            second = JudgeWorker(store, lane_b, ingestor, owner="replica-b")
+            taken = await asyncio.gather(first.run_once(), second.run_once())
+
+    assert sorted(taken) == [0, 1]
+    assert len(api.requests) == 1, "one turn, judged once"
+    assert sources_of(store) == [SOURCE_DETERMINISTIC, SOURCE_JUDGE]
