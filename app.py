@@ -21,12 +21,13 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from cerebrus import Rules, load_rules
-from cerebrus.judge import JudgeConfig, JudgeLane
+from cerebrus.judge import JudgeLane
 from gradecore.db import create_db_engine, require_migrated
 from gradecore.store import Store
 from handlers import ListenerServices
 from scheduler import JobConfig, Jobs, build_scheduler
 from smith.ingest import Ingestor
+from smith.judging import JudgeWorker, build_judge_lane
 from smith.listening.identity import SlackDirectory
 from smith.listening.processor import ActProcessor
 from smith.membership import ChannelMembership
@@ -66,6 +67,7 @@ class Smith:
     transport: Transport | None
     relay: Relay | None
     processor: ActProcessor | None = None
+    judge_worker: JudgeWorker | None = None  # pays the judgements ingest left owed (judge lane on)
     bolt: AsyncApp | None = None
     slack_client: AsyncWebClient | None = None  # reads as the bot (auth.test, users.info, membership)
     membership: ChannelMembership | None = None
@@ -89,18 +91,6 @@ def build_transport(settings: Settings, printer: Callable[[str], None] | None = 
     return DryRunTransport(printer or log.info, payload_dir=settings.dry_run_dir)
 
 
-def build_judge(settings: Settings, rules: Rules) -> JudgeLane:
-    key = settings.anthropic_api_key.get_secret_value() if settings.anthropic_api_key else None
-    config = JudgeConfig(
-        api_key=key,
-        model=settings.judge_model,
-        base_url=settings.anthropic_base_url,
-        timeout_seconds=settings.judge_timeout_seconds,
-        max_concurrency=settings.judge_concurrency,
-    )
-    return JudgeLane(config, calibrated=frozenset(rules.calibrated_judged))
-
-
 def build(
     settings: Settings, *, printer: Callable[[str], None] | None = None, migrated: bool = True
 ) -> Smith:
@@ -116,16 +106,21 @@ def build(
             channel_interval=settings.channel_interval_seconds,
             global_rate=settings.global_rate_per_second,
             max_attempts=settings.relay_max_attempts,
+            lease_seconds=settings.relay_lease_seconds,
             ops_channel=settings.ops_channel,
         )
         relay = Relay(store, transport, relay_config)
+    judge = build_judge_lane(settings, rules)
     ingestor = Ingestor(
         store,
         rules=rules,
         post=transport is not None,
         conversation_url_template=settings.conversation_url_template,
+        judge=judge.enabled,
     )
-    smith = Smith(settings, store, rules, ingestor, build_judge(settings, rules), transport, relay)
+    smith = Smith(settings, store, rules, ingestor, judge, transport, relay)
+    if judge.enabled:
+        smith.judge_worker = JudgeWorker(store, judge, ingestor)
     attach_slack(smith)
     return smith
 
@@ -160,7 +155,8 @@ def make_web_app(smith: Smith) -> web.Application:
     token = smith.settings.ingest_token.get_secret_value() if smith.settings.ingest_token else None
     # A little over the document limit, so an oversize body is answered 413 by us, with a reason.
     application = web.Application(client_max_size=2 * 1024 * 1024 + 64 * 1024)
-    application.router.add_post("/v1/conversations", make_ingest_handler(smith.ingestor, token, smith.judge))
+    judge_owed = smith.judge_worker.wake if smith.judge_worker is not None else None
+    application.router.add_post("/v1/conversations", make_ingest_handler(smith.ingestor, token, judge_owed))
     application.router.add_get("/healthz", handle_healthz)
     channels = smith.membership.channels_not_joined if smith.membership is not None else None
     application.router.add_get("/readyz", make_readyz_handler(smith.store, smith.relay, channels))
@@ -240,6 +236,10 @@ async def serve(smith: Smith) -> None:
     tasks = []
     if smith.relay is not None:
         tasks.append(asyncio.create_task(smith.relay.run_forever(stop)))
+    if smith.judge_worker is not None:
+        # Judgements owed before a restart are still in the database: paid now, then as ingest asks.
+        tasks.append(asyncio.create_task(smith.judge_worker.run_forever(stop)))
+    socket_mode = None
     if smith.processor is not None and smith.bolt is not None:
         smith.processor.bot_user_id = identity.user_id if identity is not None else None
         # Events acked before a crash are still in the inbox: they are processed now, then periodically.
@@ -267,7 +267,7 @@ async def serve(smith: Smith) -> None:
     finally:
         scheduler.shutdown(wait=False)
         if socket_mode is not None:
-            await socket_mode.close_async()  # type: ignore[no-untyped-call]
+            await socket_mode.close_async()
         for task in tasks:
             await task
         await smith.judge.aclose()

@@ -33,6 +33,7 @@ from blocks.limits import (
     clip,
     slack_length,
 )
+from gradecore.access_codes import code_matcher
 from gradecore.contract import Conversation
 from smith import texts
 
@@ -114,17 +115,7 @@ def mask_codes(text: str, codes: Iterable[str]) -> str:
     Codes of four or more characters are masked wherever they occur (`04821` would still show the code);
     shorter ones only as whole tokens, or every `12` in a draft would vanish.
     """
-    for code in sorted(set(codes), key=len, reverse=True):
-        if not code:
-            continue
-        shown = code[-2:] if len(code) > 3 else ""
-        masked = "•" * (len(code) - len(shown)) + shown
-        body = re.escape(code)
-        pattern = body if len(code) >= 4 else rf"(?<![0-9A-Za-z]){body}(?![0-9A-Za-z])"
-        compiled = re.compile(pattern, re.IGNORECASE)
-        while compiled.search(text):  # a kept suffix next to more digits can spell the code again
-            text = compiled.sub(masked, text)
-    return text
+    return code_matcher(codes).mask_keeping_length(text)
 
 
 def access_codes(conversation: Conversation) -> list[str]:

@@ -41,12 +41,14 @@ def grade(
     rules: Rules | None = None,
     registry: CheckRegistry | None = None,
     judged: Mapping[str, Sequence[DimensionResult]] | None = None,
+    *,
+    judge_pending: bool = False,
 ) -> ConversationGrade:
     """Grade one settled conversation, layer by layer; the verdict is the worst colouring level."""
     rules = rules if rules is not None else _default_rules()
     registry = registry if registry is not None else _shared_default_registry()
     view = ConversationView(conversation, rules)
-    codes = view.access_codes
+    codes = view.code_matcher
     calibrated = rules.calibrated_judged
     tally = Tally()
 
@@ -56,7 +58,9 @@ def grade(
     level, lead = tally.place(conversation_dims, None)
 
     plan = registry.turn_plan()
-    judge_off = place_judged(None, calibrated)
+    # Without judged results, the judged dimensions are owed (`judge_pending`: the lane is on and
+    # scores after ingest) or simply not checked (the lane is off).
+    judge_off = place_judged(None, calibrated, pending=judge_pending)
     turns: list[TurnGrade] = []
     for number, turn in enumerate(conversation.turns, start=1):
         turn_view = TurnView(view, turn, number)
@@ -115,7 +119,7 @@ def grade(
             "dimensions": conversation_dims,
             "turns": tuple(turns),
             "split": tally.split(),
-            "scope": tally.scope(_scope_ids(registry.ids), judge_on=judged is not None),
+            "scope": tally.scope(_scope_ids(registry.ids), judge_on=judged is not None or judge_pending),
         }
     )
 

@@ -45,13 +45,28 @@ def judge_off(dimension: str) -> DimensionResult:
     )
 
 
+@lru_cache(maxsize=len(JUDGED_LAYERS))
+def judge_pending(dimension: str) -> DimensionResult:
+    """A judged dimension the judge lane will score after ingest (the post is edited then)."""
+    return judge_off(dimension).model_copy(
+        update={
+            "reason": Reason(
+                slug="judge_pending",
+                sentence=f"The judge has not scored {dimension} yet; this post is updated when it has.",
+            ),
+            "not_checked_why": NotCheckedWhy.JUDGE_PENDING,
+        }
+    )
+
+
 def place_judged(
-    supplied: Sequence[DimensionResult] | None, calibrated: frozenset[str]
+    supplied: Sequence[DimensionResult] | None, calibrated: frozenset[str], *, pending: bool = False
 ) -> tuple[DimensionResult, ...]:
     """The turn's judged dimensions: what the judge supplied (levels from scores, colouring only when
-    calibrated), plus `not_checked` for every judged dimension it did not supply."""
+    calibrated), plus `not_checked` for every judged dimension it did not supply (`judge_pending`
+    while the lane's scores are still to come, else `judge_lane_off`)."""
     if not supplied:
-        return _all_off()
+        return _all_pending() if pending else _all_off()
     placed: list[DimensionResult] = []
     seen: set[str] = set()
     for result in supplied:
@@ -70,3 +85,8 @@ def place_judged(
 @lru_cache(maxsize=1)
 def _all_off() -> tuple[DimensionResult, ...]:
     return tuple(judge_off(dimension) for dimension in JUDGED_LAYERS)
+
+
+@lru_cache(maxsize=1)
+def _all_pending() -> tuple[DimensionResult, ...]:
+    return tuple(judge_pending(dimension) for dimension in JUDGED_LAYERS)

@@ -6,36 +6,37 @@ must stay a verbatim substring of the draft; its span still marks where it was.
 
 from __future__ import annotations
 
-from cerebrus.text import mask_codes
+from collections.abc import Iterable
+
+from gradecore.access_codes import CodeMatcher, code_matcher
 from gradecore.vocabulary import DimensionResult, Evidence
 
 
-def redact(result: DimensionResult, codes: tuple[str, ...]) -> DimensionResult:
-    if not codes or not result.evidence or not any(_holds_code(e, codes) for e in result.evidence):
+def redact(result: DimensionResult, codes: Iterable[str]) -> DimensionResult:
+    """`codes` is best a CodeMatcher (the conversation view holds one): a plain list is matched too."""
+    if not result.evidence:
         return result
-    cleaned = tuple(_redact_evidence(e, codes) for e in result.evidence)
+    matcher = code_matcher(codes)
+    if not matcher or not any(_holds_code(e, matcher) for e in result.evidence):
+        return result
+    cleaned = tuple(_redact_evidence(e, matcher) for e in result.evidence)
     if cleaned == result.evidence:
         return result
     return result.model_copy(update={"evidence": cleaned})
 
 
-def _redact_evidence(evidence: Evidence, codes: tuple[str, ...]) -> Evidence:
+def _redact_evidence(evidence: Evidence, codes: CodeMatcher) -> Evidence:
     update: dict[str, str | None] = {}
     for field in ("detail", "quote"):
         value = getattr(evidence, field)
-        if value and any(code in value for code in codes):
-            update[field] = None if field == "quote" else mask_codes(value, codes)
+        if value and codes.contains(value):
+            update[field] = None if field == "quote" else codes.mask(value)
     if "quote" in update:
-        masked = mask_codes(evidence.quote or "", codes)
+        masked = codes.mask(evidence.quote or "")
         update["detail"] = f"{update.get('detail') or evidence.detail or ''} (quote: {masked})".strip()
     return evidence.model_copy(update=update) if update else evidence
 
 
-def _holds_code(evidence: Evidence, codes: tuple[str, ...]) -> bool:
+def _holds_code(evidence: Evidence, codes: CodeMatcher) -> bool:
     """Whether a receipt's detail or quote holds a code (almost never: the fast, common answer)."""
-    for text in (evidence.detail, evidence.quote):
-        if text:
-            for code in codes:
-                if code in text:
-                    return True
-    return False
+    return any(text and codes.contains(text) for text in (evidence.detail, evidence.quote))

@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 
 from cerebrus.construct import new_span
+from gradecore.access_codes import code_matcher
 from gradecore.vocabulary import Span
 
 # Curly quotes and primes fold to the ASCII apostrophe so "we’ll" matches a rule written as "we'll".
@@ -32,23 +33,36 @@ def strip_accents(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_APOSTROPHES)
 
 
+# How many distinct characters the fold table keeps (drafts use a few hundred): bounded, so a text
+# holding every Unicode character does not grow it by a hundred megabytes. Past the bound, a character
+# is folded again each time it is met: slower for such a text, never wrong.
+_FOLD_TABLE_SIZE = 8192
+
+
+def _fold_char(char: str) -> str:
+    """One character folded (NFKD, combining marks dropped, lower case, apostrophes unified)."""
+    pieces: list[str] = []
+    for part in unicodedata.normalize("NFKD", char):
+        if unicodedata.combining(part):
+            continue
+        pieces.extend(low for low in part.lower() if not unicodedata.combining(low))
+    return "".join(pieces).translate(_APOSTROPHES)
+
+
 class _FoldTable(dict[int, str]):
     """str.translate table folding one character at a time, filled on first sight of a character."""
 
     def __missing__(self, codepoint: int) -> str:
         char = chr(codepoint)
-        pieces: list[str] = []
-        for part in unicodedata.normalize("NFKD", char):
-            if unicodedata.combining(part):
-                continue
-            pieces.extend(low for low in part.lower() if not unicodedata.combining(low))
-        folded = "".join(pieces).translate(_APOSTROPHES)
-        self[codepoint] = folded
+        folded = _fold_char(char)
+        if len(self) < _FOLD_TABLE_SIZE:
+            self[codepoint] = folded
+        # The two sets only ever hold characters of these (fixed, rare) kinds, so they stay bounded.
         if len(folded) != 1:
             _IRREGULAR.add(char)
         # Replacing this character by its fold, anywhere in a text, is safe when what it folds to is
         # lower case and folds to itself (then a later replacement or lower() cannot change it).
-        if any(piece.lower() != piece or self[ord(piece)] != piece for piece in folded):
+        if any(piece.lower() != piece or _fold_char(piece) != piece for piece in folded):
             _UNSETTLED.add(char)
         return folded
 
@@ -62,6 +76,7 @@ _UNSETTLED: set[str] = set()
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_FEW_DISTINCT = 64
 
 
 def _fold_ascii(text: str) -> str:
@@ -78,11 +93,13 @@ def _fold_mixed(text: str) -> str:
     # case already). Exact when every fold is settled, and no capital sigma, whose lower case depends
     # on its neighbours, survives the replacements (it folds to a small sigma).
     chars = set("".join(_NON_ASCII.findall(text)))
-    folds = [(char, _FOLD[ord(char)]) for char in chars]
-    if _UNSETTLED.isdisjoint(chars):
-        for char, folded in folds:
-            text = text.replace(char, folded)
-        return _fold_ascii(text)
+    # One replace per distinct character: fast for a handful, quadratic for a text holding thousands.
+    if len(chars) <= _FEW_DISTINCT:
+        folds = [(char, _FOLD[ord(char)]) for char in chars]  # folding first records which are unsettled
+        if _UNSETTLED.isdisjoint(chars):
+            for char, folded in folds:
+                text = text.replace(char, folded)
+            return _fold_ascii(text)
     parts: list[str] = []
     position = 0
     for run in _NON_ASCII.finditer(text):
@@ -154,8 +171,5 @@ def mask_code(code: str) -> str:
 
 
 def mask_codes(text: str, codes: Iterable[str]) -> str:
-    """Every occurrence of any access code replaced by its mask (longest codes first)."""
-    for code in sorted({c for c in codes if c}, key=len, reverse=True):
-        if code in text:
-            text = text.replace(code, mask_code(code))
-    return text
+    """Every access code in `text` replaced by its mask (`••21`), found by the list's one matcher."""
+    return code_matcher(codes).mask(text)

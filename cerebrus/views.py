@@ -14,6 +14,7 @@ from cerebrus.language import language_of
 from cerebrus.rules import CompiledRules, Rules
 from cerebrus.text import FoldedText
 from cerebrus.tokens import TokenizedText
+from gradecore.access_codes import code_matcher
 from gradecore.contract import (
     ClaudeCallStep,
     Conversation,
@@ -77,6 +78,8 @@ class ConversationView:
         self.access_codes: tuple[str, ...] = tuple(
             code for code in conversation.property.facts.access_codes if code
         )
+        # Built once per code list and shared by every check, receipt and mask of this conversation.
+        self.code_matcher = code_matcher(self.access_codes)
 
     @lazy
     def participants(self) -> dict[str, Participant]:

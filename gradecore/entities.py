@@ -334,6 +334,38 @@ class TicketScan(SQLModel, table=True):
     scanned_through: datetime = _when()
 
 
+class ChannelPace(SQLModel, table=True):
+    """When a channel may take its next message, shared by every relay (replica) through the database.
+
+    Slack allows about one message per second per channel and counts across all senders, so pacing
+    kept in one process's memory lets two replicas post within milliseconds and earn 429s. `holder`
+    is the relay with a send in flight: until it answers (or its hold runs out), nobody else sends.
+    """
+
+    __tablename__ = "channel_pace"
+
+    channel: str = Field(primary_key=True, max_length=32)
+    next_allowed_at: datetime = _when()
+    holder: str | None = Field(default=None, max_length=64)
+
+
+class JudgeRequest(SQLModel, table=True):
+    """A conversation whose judged dimensions are still owed (the judge lane runs after ingest).
+
+    Written in ingest's transaction, so a restart never loses the need; removed once the judged grade
+    is recorded. A worker leases it, as the relay leases posts, so two replicas never judge it twice.
+    """
+
+    __tablename__ = "judge_requests"
+
+    conversation_id: str = Field(primary_key=True, max_length=128)
+    content_hash: str = Field(max_length=64)
+    requested_at: datetime = _when()
+    attempts: int = 0
+    lease_owner: str | None = Field(default=None, max_length=64)
+    lease_until: datetime | None = _when(nullable=True)
+
+
 ALL_TABLES = [
     User,
     SlackIdentity,
@@ -351,4 +383,6 @@ ALL_TABLES = [
     TicketOccurrence,
     TicketConfirmation,
     TicketScan,
+    ChannelPace,
+    JudgeRequest,
 ]

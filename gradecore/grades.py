@@ -69,12 +69,12 @@ class JudgeUsage(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cost_usd: float = 0.0
-    calls: int = 0
-    failures: int = 0
+    input_tokens: int = Field(default=0, ge=0)
+    output_tokens: int = Field(default=0, ge=0)
+    cache_read_tokens: int = Field(default=0, ge=0)
+    cost_usd: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+    calls: int = Field(default=0, ge=0)
+    failures: int = Field(default=0, ge=0)
 
 
 class TurnGrade(BaseModel):

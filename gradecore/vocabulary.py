@@ -106,6 +106,7 @@ class NotCheckedWhy(StrEnum):
     NOT_APPLICABLE = "not_applicable"
     DATA_MISSING = "data_missing"
     JUDGE_OFF = "judge_lane_off"
+    JUDGE_PENDING = "judge_pending"  # the judge lane is on; its scores arrive after ingest
     JUDGE_ERROR = "judge_error"
     NO_RECEIPT = "no_receipt"
     TOO_SHORT = "too_short_to_tell"

@@ -2,6 +2,9 @@
 
 Re-sending an identical document writes nothing. A grown conversation replaces its record, gets a new
 conversation grade, new grades only for turns whose grade changed, and the posts the policy asks for.
+Ingest grades deterministically and, when the judge lane is on, records in the same transaction that
+the judged dimensions are owed; they arrive later (`record_judged`) as grades of their own, editing
+the posts in place.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ from urllib.parse import quote
 
 from cerebrus import CheckRegistry, Rules, grade
 from gradecore.contract import Conversation
+from gradecore.entities import SlackPost, utcnow
 from gradecore.grades import ConversationGrade
 from gradecore.recording import conversation_machine_grade, turn_content_hash, turn_machine_grade
-from gradecore.store import PutOutcome, Store, Unit, content_hash, item_ref
+from gradecore.store import PutOutcome, Store, Unit, item_ref
 from gradecore.vocabulary import Level
 from smith.outbox.policy import GradeIds, queue_posts
 
@@ -26,6 +30,7 @@ class IngestResult:
     grades_written: int = 0
     posts_queued: int = 0
     parked: bool = False  # the property has no channel yet: posts wait as `unrouted`
+    judge_pending: bool = False  # the judged dimensions will arrive later, as their own grade
 
     @property
     def level(self) -> Level | None:
@@ -44,8 +49,19 @@ class IngestResult:
                 "grades_written": self.grades_written,
                 "posts_queued": self.posts_queued,
                 "parked": self.parked,
+                "judge_pending": self.judge_pending,
             }
         return body
+
+
+@dataclass(frozen=True)
+class JudgedRecord:
+    """What recording a judged grade wrote: its grades and the posts (edits, new replies) it queued."""
+
+    conversation_id: str
+    grade: ConversationGrade
+    grades_written: int
+    posts_queued: int
 
 
 @dataclass
@@ -55,19 +71,14 @@ class Ingestor:
     registry: CheckRegistry | None = None
     post: bool = True  # SMITH_POST_MODE=off grades and stores only
     conversation_url_template: str | None = None
+    # Whether the judged dimensions are owed for each new version (the judge lane is configured). The
+    # decision lives here so every way in (HTTP, `smith ingest`) judges alike.
+    judge: bool = False
 
-    def is_unchanged(self, conversation: Conversation) -> bool:
-        """True when this exact document was already ingested (skip the judge lane's tokens)."""
-        with self.store.unit() as unit:
-            record = unit.conversations.get(conversation.conversation_id)
-            return record is not None and record.content_hash == content_hash(conversation)
-
-    def ingest(self, conversation: Conversation, *, graded: ConversationGrade | None = None) -> IngestResult:
-        """Store and grade; `graded` is a grade computed beforehand (with the judge lane, which is async)."""
+    def ingest(self, conversation: Conversation) -> IngestResult:
+        """Store, grade deterministically, queue posts, and (judge on) record that a judgement is owed."""
         # Grading is pure, so it happens before the transaction opens and keeps the transaction short.
-        result = (
-            graded if graded is not None else grade(conversation, rules=self.rules, registry=self.registry)
-        )
+        result = grade(conversation, rules=self.rules, registry=self.registry, judge_pending=self.judge)
         with self.store.unit() as unit:
             prop = conversation.property
             known = unit.properties.ensure(
@@ -77,16 +88,9 @@ class Ingestor:
             if outcome is PutOutcome.UNCHANGED:
                 return IngestResult(conversation.conversation_id, outcome)
             ids, written = record_grades(unit, result, record.content_hash)
-            queued = []
-            if self.post:
-                queued = queue_posts(
-                    unit,
-                    result,
-                    conversation,
-                    ids,
-                    channel=known.slack_channel_id,
-                    conversation_url=self._url(conversation.conversation_id),
-                )
+            queued = self._queue(unit, result, conversation, ids, known.slack_channel_id)
+            if self.judge:
+                unit.judging.request(conversation.conversation_id, record.content_hash, now=utcnow())
             return IngestResult(
                 conversation.conversation_id,
                 outcome,
@@ -94,7 +98,44 @@ class Ingestor:
                 grades_written=written,
                 posts_queued=len(queued),
                 parked=bool(queued) and known.slack_channel_id is None,
+                judge_pending=self.judge,
             )
+
+    def record_judged(
+        self, conversation: Conversation, judged: ConversationGrade, document_hash: str, owner: str
+    ) -> JudgedRecord | None:
+        """Record a grade with the judged dimensions, made for the document version `document_hash`,
+        and queue the in-place edits it calls for; None when a newer version has arrived meanwhile
+        (its own judgement is owed, and this one would be stale)."""
+        with self.store.unit() as unit:
+            record = unit.conversations.get(conversation.conversation_id)
+            if record is None or record.content_hash != document_hash:
+                return None
+            known = unit.properties.get(conversation.property.id)
+            channel = None if known is None else known.slack_channel_id
+            ids, written = record_grades(unit, judged, document_hash)
+            queued = self._queue(unit, judged, conversation, ids, channel)
+            unit.judging.complete(conversation.conversation_id, owner, document_hash)
+            return JudgedRecord(conversation.conversation_id, judged, written, len(queued))
+
+    def _queue(
+        self,
+        unit: Unit,
+        result: ConversationGrade,
+        conversation: Conversation,
+        ids: GradeIds,
+        channel: str | None,
+    ) -> list[SlackPost]:
+        if not self.post:
+            return []
+        return queue_posts(
+            unit,
+            result,
+            conversation,
+            ids,
+            channel=channel,
+            conversation_url=self._url(conversation.conversation_id),
+        )
 
     def _url(self, conversation_id: str) -> str | None:
         if not self.conversation_url_template:

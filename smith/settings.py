@@ -53,6 +53,8 @@ class Settings(BaseSettings):
     channel_interval_seconds: float = Field(default=1.0, gt=0, validation_alias="SMITH_CHANNEL_INTERVAL")
     global_rate_per_second: float = Field(default=20.0, gt=0, validation_alias="SMITH_GLOBAL_RATE")
     relay_max_attempts: int = Field(default=8, ge=1, validation_alias="SMITH_RELAY_MAX_ATTEMPTS")
+    # How soon a crashed replica's claimed posts are resumed by another (live relays renew their leases).
+    relay_lease_seconds: float = Field(default=15.0, ge=1, validation_alias="SMITH_RELAY_LEASE_SECONDS")
 
     # HTTP server
     host: str = Field(default="127.0.0.1", validation_alias="SMITH_HOST")

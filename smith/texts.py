@@ -26,6 +26,7 @@ _WRITERS = {
 _NOT_CHECKED_WHY = {
     "data_missing": "data missing",
     "judge_lane_off": "judge lane off",
+    "judge_pending": "judged shortly",
     "judge_error": "judge unavailable",
     "no_receipt": "judge gave no quote",
     "too_short_to_tell": "too short to tell",

@@ -25,6 +25,7 @@ from cerebrus.judge.prompt import (
     user_message,
 )
 from cerebrus.judge.verdict import not_checked, parse_score, redacted, scored_result
+from gradecore.access_codes import code_matcher
 from gradecore.contract import Conversation, Turn
 from gradecore.grades import JudgeUsage
 from gradecore.vocabulary import DimensionResult, NotCheckedWhy
@@ -81,6 +82,15 @@ def failure_cause(error: BaseException) -> str:
     if isinstance(error, sdk.APIResponseValidationError):
         return "malformed"
     return "unexpected"
+
+
+# More tokens than any one Messages API call can use (the largest context windows are around a million
+# tokens): a count past this, negative, or not an integer is a broken answer, not a bill.
+MAX_TOKENS_PER_CALL = 10_000_000
+
+
+def _plausible_tokens(count: object) -> bool:
+    return isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= MAX_TOKENS_PER_CALL
 
 
 def _tool_input(message: Message) -> dict[str, object] | None:
@@ -177,7 +187,7 @@ class JudgeLane:
                 )
             else:
                 results.append(scored_result(check, judged, draft=draft, turn=turn, calibrated=calibrated))
-        codes = tuple(code for code in conversation.property.facts.access_codes if code)
+        codes = code_matcher(conversation.property.facts.access_codes)
         results = [redacted(result, codes) for result in results]
         malformed = any(result.not_checked_why is NotCheckedWhy.JUDGE_ERROR for result in results)
         voided = sum(result.not_checked_why is NotCheckedWhy.NO_RECEIPT for result in results)
@@ -215,6 +225,16 @@ class JudgeLane:
 
     def _usage(self, message: Message) -> JudgeUsage:
         usage = message.usage
+        counts = (
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cache_read_input_tokens or 0,
+            usage.cache_creation_input_tokens or 0,
+        )
+        if not all(_plausible_tokens(count) for count in counts):
+            # The answer is still used; only numbers that cannot be true are not recorded as spent.
+            logger.warning("the judge API reported implausible token usage; not recorded: %r", counts)
+            return JudgeUsage(calls=1)
         cache_read = usage.cache_read_input_tokens or 0
         cache_write = usage.cache_creation_input_tokens or 0
         return JudgeUsage(

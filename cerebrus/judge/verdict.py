@@ -1,12 +1,15 @@
 """Turning the judge's tool output into DimensionResults, receipt first.
 
-A score counts only when its quote is a verbatim substring of the draft; otherwise it is voided
-(`not_checked`, `no_receipt`). Anything the lane could not get a usable answer for is `not_checked`,
+A score counts only when its quote is a verbatim substring of the draft, long enough to prove
+something and covering at least one whole word of it; otherwise it is voided (`not_checked`,
+`no_receipt`). Anything the lane could not get a usable answer for is `not_checked`,
 `judge_error`: "could not grade" is data, never a failure.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -35,6 +38,9 @@ _SLUGS = {
     "pacing": ("harmful_pacing", "poor_pacing", "pacing_needs_polish", "pacing_fine"),
 }
 _MAX_SENTENCE = 280
+# A receipt shorter than this proves nothing: "a", "the" or "ok" occur in almost any draft.
+MIN_RECEIPT_CHARS = 12
+_WORD = re.compile(r"\w+")
 
 
 class JudgedScore(BaseModel):
@@ -97,14 +103,14 @@ def scored_result(
     check: str, judged: JudgedScore, *, draft: str, turn: Turn, calibrated: AbstractSet[str]
 ) -> DimensionResult:
     """A valid score with its receipt, or `no_receipt` when the quote is not in the draft."""
-    start = draft.find(judged.quote) if judged.quote.strip() else -1
-    if start < 0:
+    start = receipt_start(draft, judged.quote)
+    if start is None:
         return not_checked(
             check,
             NotCheckedWhy.NO_RECEIPT,
             turn=turn,
             calibrated=calibrated,
-            sentence=f"The judge's quote for {check} is not in the draft, so its score was discarded.",
+            sentence=f"The judge's quote for {check} does not prove its score, so the score was discarded.",
         )
     span = Span(start=start, end=start + len(judged.quote))
     evidence = Evidence(message_id=turn.message_id, turn_id=turn.id, quote=judged.quote, span=span)
@@ -119,6 +125,24 @@ def scored_result(
         evidence=(evidence,),
         score=judged.score,
     )
+
+
+def receipt_start(draft: str, quote: str) -> int | None:
+    """Where `quote` stands in `draft` as a receipt, or None when it proves nothing: not verbatim in
+    the draft, shorter than MIN_RECEIPT_CHARS, or not covering a single whole word of the draft (a
+    string of letters cut out of the middle of words)."""
+    if len(quote.strip()) < MIN_RECEIPT_CHARS:
+        return None
+    start = draft.find(quote)
+    if start < 0:
+        return None
+    words = [word.span() for word in _WORD.finditer(draft)]
+    while start >= 0:
+        end = start + len(quote)
+        if any(start <= word_start and word_end <= end for word_start, word_end in words):
+            return start
+        start = draft.find(quote, start + 1)
+    return None
 
 
 def not_checked(
@@ -142,7 +166,7 @@ def not_checked(
     )
 
 
-def redacted(result: DimensionResult, codes: tuple[str, ...]) -> DimensionResult:
+def redacted(result: DimensionResult, codes: Iterable[str]) -> DimensionResult:
     """No access code leaves in clear: the receipt was verified first, then its quote is dropped and
     the judge's own sentence masked (`••21`), as for every deterministic check."""
     if not codes:

@@ -26,6 +26,7 @@ from gradecore.store.grades import GradesRepo
 from gradecore.store.guard import install_append_only_guard
 from gradecore.store.inbox import InboxRepo, PendingActsRepo
 from gradecore.store.jobs import FixturesRepo, JobsRepo
+from gradecore.store.judging import JudgeRequestsRepo
 from gradecore.store.outbox import OutboxRepo
 from gradecore.store.people import ROLES, IdentitiesRepo, UsersRepo, normalise_email
 from gradecore.store.properties import PropertiesRepo
@@ -68,6 +69,7 @@ class Unit:
         self.jobs = JobsRepo(session)
         self.fixtures = FixturesRepo(session)
         self.tickets = TicketsRepo(session)
+        self.judging = JudgeRequestsRepo(session)
 
 
 class Store:

@@ -12,10 +12,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, func, or_, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
-from gradecore.entities import SlackPost, utcnow
+from gradecore.entities import ChannelPace, SlackPost, utcnow
 
 PENDING, POSTED, FAILED, UNROUTED = "pending", "posted", "failed", "unrouted"
 STATUSES = (PENDING, POSTED, FAILED, UNROUTED)
@@ -31,6 +33,15 @@ class PostRef:
     turn_id: str | None
     property_id: str | None
     ts: str | None
+
+
+@dataclass(frozen=True)
+class ChannelTurn:
+    """The answer to "may this relay send to the channel now?"."""
+
+    granted: bool
+    wait: float = 0.0  # seconds until the channel may be free again (when not granted)
+    in_flight: bool = False  # another relay holds the channel: a send of theirs is under way
 
 
 _POST_REF_COLUMNS: tuple[Any, ...] = tuple(col(getattr(SlackPost, f.name)) for f in fields(PostRef))
@@ -177,7 +188,7 @@ class OutboxRepo:
             .order_by(col(SlackPost.id))
             .limit(limit)
         )
-        if self._session.get_bind().dialect.name == "postgresql":
+        if self._is_postgres():
             candidates = candidates.with_for_update(skip_locked=True)
         claimed: list[SlackPost] = []
         for post_id in self._session.exec(candidates).all():
@@ -197,6 +208,84 @@ class OutboxRepo:
                 assert post is not None
                 claimed.append(post)
         return claimed
+
+    def renew_leases(self, owner: str, *, until: datetime) -> int:
+        """Extend every lease this relay still holds (posts and channel holds) while it is alive.
+
+        A relay working through a slow send renews; one that died stops renewing, so its posts and
+        channels come free after one short lease instead of a long fixed one.
+        """
+        posts = update(SlackPost).where(col(SlackPost.lease_owner) == owner).values(lease_until=until)
+        channels = update(ChannelPace).where(col(ChannelPace.holder) == owner).values(next_allowed_at=until)
+        return int(self._session.exec(posts).rowcount) + int(self._session.exec(channels).rowcount)
+
+    # --- channel pacing, shared by every relay -------------------------------------------------------
+
+    def take_channel_turn(self, channel: str, holder: str, *, now: datetime, hold: timedelta) -> ChannelTurn:
+        """Hold the channel for one send if its next slot has come; else say how long to wait.
+
+        A compare-and-set on the channel's row, so two relays never both win a slot; on PostgreSQL a row
+        another relay is updating this instant is skipped (SKIP LOCKED) rather than waited for.
+        """
+        self._ensure_pace_row(channel, now)
+        is_free = and_(col(ChannelPace.channel) == channel, col(ChannelPace.next_allowed_at) <= now)
+        if self._is_postgres():
+            free_row = select(col(ChannelPace.channel)).where(is_free).with_for_update(skip_locked=True)
+            is_free = col(ChannelPace.channel).in_(free_row.scalar_subquery())
+        taken = update(ChannelPace).where(is_free).values(next_allowed_at=now + hold, holder=holder)
+        if self._session.exec(taken).rowcount == 1:
+            return ChannelTurn(granted=True)
+        row = self._session.get(ChannelPace, channel, populate_existing=True)
+        if row is None:  # pragma: no cover - the row was inserted above
+            return ChannelTurn(granted=False, wait=0.05)
+        wait = max(0.0, (row.next_allowed_at - now).total_seconds())
+        in_flight = row.holder is not None and row.holder != holder
+        return ChannelTurn(granted=False, wait=wait, in_flight=in_flight)
+
+    def channel_answered(self, channel: str, holder: str, *, now: datetime, interval: float) -> None:
+        """Slack answered a send: the channel's next message waits a full interval from now.
+
+        Slack counts from when it accepted a message, somewhere between the request and its answer, so
+        the interval is counted from the answer; counting from the request lets jitter cause 429s.
+        """
+        next_allowed = now + timedelta(seconds=interval)
+        released = (
+            update(ChannelPace)
+            .where(col(ChannelPace.channel) == channel, col(ChannelPace.holder) == holder)
+            .values(next_allowed_at=next_allowed, holder=None)
+        )
+        if self._session.exec(released).rowcount == 0:
+            self.delay_channel(channel, until=next_allowed)
+
+    def release_channel(self, channel: str, holder: str, *, now: datetime, interval: float) -> None:
+        """Give back a hold that ended without a send (a look-up, a lost lease); no-op if answered."""
+        statement = (
+            update(ChannelPace)
+            .where(col(ChannelPace.channel) == channel, col(ChannelPace.holder) == holder)
+            .values(next_allowed_at=now + timedelta(seconds=interval), holder=None)
+        )
+        self._session.exec(statement)
+
+    def delay_channel(self, channel: str, *, until: datetime) -> None:
+        """Nothing more to this channel before `until` (Slack said Retry-After), for every relay."""
+        statement = (
+            update(ChannelPace)
+            .where(col(ChannelPace.channel) == channel, col(ChannelPace.next_allowed_at) < until)
+            .values(next_allowed_at=until)
+        )
+        self._session.exec(statement)
+
+    def _ensure_pace_row(self, channel: str, now: datetime) -> None:
+        insert: Any = postgresql_insert if self._is_postgres() else sqlite_insert
+        statement = (
+            insert(ChannelPace)
+            .values(channel=channel, next_allowed_at=now, holder=None)
+            .on_conflict_do_nothing(index_elements=["channel"])
+        )
+        self._session.exec(statement)
+
+    def _is_postgres(self) -> bool:
+        return self._session.get_bind().dialect.name == "postgresql"
 
     def target_ts(self, post: SlackPost) -> str | None:
         """The parent's ts: the thread for a reply, the message itself for an edit."""

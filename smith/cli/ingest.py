@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Annotated
 
@@ -9,10 +10,11 @@ import typer
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from gradecore.contract import Conversation
-from smith.cli.context import ingestor, open_store
+from smith.cli.context import ingestor, open_store, rules, settings
 from smith.cli.errors import UserError, database_failure
 from smith.documents import ParsedDocument, parse_documents, read_source
-from smith.ingest import IngestResult
+from smith.ingest import Ingestor, IngestResult
+from smith.judging import JudgeWorker, build_judge_lane
 
 
 def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin")]) -> None:
@@ -22,36 +24,42 @@ def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or 
     if len(documents) == 1 and documents[0].violation is not None:
         # One document, one mistake: one line, without a "1 document(s) rejected" summary after it.
         raise UserError(f"{documents[0].where}: {documents[0].violation}")
-    ingest_one = ingestor(open_store()).ingest
+    ingesting = ingestor(open_store())
     rejected = 0
+    judge_owed = False
     for document in documents:
-        problem = _ingest_document(document, ingest_one)
-        if problem is None:
+        result, problem = _ingest_document(document, ingesting.ingest)
+        if result is not None:
+            judge_owed = judge_owed or result.judge_pending
             continue
         if len(documents) == 1:
             raise UserError(f"{document.where}: {problem}")
         rejected += 1
         typer.echo(f"smith: {document.where}: {problem}", err=True)
+    if judge_owed:
+        # A batch: the judged grades are paid here, after every document is stored, as `smith serve`
+        # pays them after answering each ingest.
+        typer.echo(f"judged {asyncio.run(pay_judgements(ingesting))} conversation(s)")
     if rejected:
         raise UserError(f"{rejected} document(s) rejected; nothing was stored for them")
 
 
 def _ingest_document(
     document: ParsedDocument, ingest_one: Callable[[Conversation], IngestResult]
-) -> str | None:
-    """Stores one document and prints its outcome; the reason it was not stored, if it was not."""
+) -> tuple[IngestResult | None, str | None]:
+    """Stores one document and prints its outcome; else the reason it was not stored."""
     if document.conversation is None:
         assert document.violation is not None
-        return str(document.violation)
+        return None, str(document.violation)
     try:
         result = ingest_one(document.conversation)
     except (OperationalError, InterfaceError):
         raise  # the database itself is failing: no later document would fare better
     except DBAPIError as exc:
         # This document's write was refused (its transaction rolled back); the others may still go in.
-        return f"{database_failure(exc)}; nothing was stored for it"
+        return None, f"{database_failure(exc)}; nothing was stored for it"
     typer.echo(describe(result))
-    return None
+    return result, None
 
 
 def describe(result: IngestResult) -> str:
@@ -65,3 +73,8 @@ def describe(result: IngestResult) -> str:
             where = "parked until the property has a channel" if result.parked else "queued"
             parts.append(f"{result.posts_queued} posts {where}")
     return " · ".join(parts)
+
+
+async def pay_judgements(ingesting: Ingestor) -> int:
+    async with build_judge_lane(settings(), rules()) as lane:
+        return await JudgeWorker(ingesting.store, lane, ingesting).drain()

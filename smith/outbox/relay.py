@@ -22,7 +22,8 @@ from gradecore.entities import SlackPost, utcnow
 from gradecore.store import Store
 from gradecore.store.outbox import FAILED, PENDING, POSTED
 from smith.outbox.notices import queue_ops_notice
-from smith.outbox.ratelimit import ChannelPacer, TokenBucket
+from smith.outbox.pacing import SharedChannelPacer
+from smith.outbox.ratelimit import TokenBucket
 from smith.transports import (
     AmbiguousFailure,
     DeliveryFailure,
@@ -43,7 +44,8 @@ class RelayConfig:
     channel_interval: float = 1.0
     global_rate: float = 20.0
     max_attempts: int = 8
-    lease_seconds: float = 120.0
+    # Short, because it is renewed while the relay lives: a crashed replica's posts resume this soon.
+    lease_seconds: float = 15.0
     batch_size: int = 100
     per_channel: int = 10  # per claim: a backlog in one channel does not starve the others
     max_lookup_failures: int = 3
@@ -86,7 +88,13 @@ class Relay:
         self._config = config or RelayConfig()
         self._clock = clock
         self.owner = owner or f"relay-{uuid.uuid4().hex[:10]}"
-        self._pacer = ChannelPacer(self._config.channel_interval)
+        self._pacer = SharedChannelPacer(
+            store,
+            self.owner,
+            interval=self._config.channel_interval,
+            hold_seconds=self._config.lease_seconds,
+            clock=clock,
+        )
         self._bucket = TokenBucket(self._config.global_rate)
         self.last_tick: datetime | None = None
 
@@ -100,7 +108,15 @@ class Relay:
         by_channel: dict[str, list[SlackPost]] = defaultdict(list)
         for post in claimed:
             by_channel[post.channel or ""].append(post)
-        results = await asyncio.gather(*(self._deliver_channel(posts) for posts in by_channel.values()))
+        if not claimed:
+            return stats
+        renewing = asyncio.create_task(self._keep_leases())
+        try:
+            results = await asyncio.gather(*(self._deliver_channel(posts) for posts in by_channel.values()))
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
         for result in results:
             stats.merge(result)
         return stats
@@ -132,14 +148,26 @@ class Relay:
     async def _deliver_channel(self, posts: list[SlackPost]) -> RelayStats:
         stats = RelayStats()
         for index, post in enumerate(posts):
-            blocked = self._pacer.blocked_for(post.channel or "")
-            if blocked > _WAIT_IN_PLACE_SECONDS:
+            channel = post.channel or ""
+            blocked = await self._pacer.take_turn(channel, wait_at_most=_WAIT_IN_PLACE_SECONDS)
+            if blocked is not None:
                 await asyncio.to_thread(self._release, posts[index:], blocked)
                 break
-            await self._pacer.wait_turn(post.channel or "")
-            await self._bucket.acquire()
-            stats.merge(await self._deliver(post))
+            try:
+                await self._bucket.acquire()
+                stats.merge(await self._deliver(post))
+            finally:
+                await self._pacer.release(channel)  # a no-op when the send was answered
         return stats
+
+    async def _keep_leases(self) -> None:
+        """Renew this relay's leases (posts and channel holds) while it works through them."""
+        while True:
+            await asyncio.sleep(self._config.lease_seconds / 3)
+            try:
+                await asyncio.to_thread(self._renew)
+            except Exception:  # a missed renewal costs at most a lease; the next one may succeed
+                log.exception("relay %s: renewing leases failed", self.owner)
 
     async def _deliver(self, post: SlackPost) -> RelayStats:
         stats = RelayStats()
@@ -162,7 +190,7 @@ class Relay:
         try:
             ts = await self._send(post, target_ts)
         except RateLimited as exc:
-            self._pacer.back_off(post.channel, exc.retry_after)
+            await self._pacer.back_off(post.channel, exc.retry_after)
             stats.rate_limited += 1
             # A 429 is Slack pacing us, not a failed attempt: the attempt is given back.
             await asyncio.to_thread(
@@ -188,7 +216,7 @@ class Relay:
         try:
             return await self._send_once(post, target_ts)
         finally:
-            self._pacer.answered(post.channel)
+            await self._pacer.answered(post.channel)
 
     async def _send_once(self, post: SlackPost, target_ts: str | None) -> str | None:
         assert post.channel is not None
@@ -270,6 +298,10 @@ class Relay:
                     per_channel=self._config.per_channel,
                 )
             )
+
+    def _renew(self) -> None:
+        with self._store.unit() as unit:
+            unit.outbox.renew_leases(self.owner, until=self._later(self._config.lease_seconds))
 
     def _target_ts(self, post: SlackPost) -> str | None:
         with self._store.unit() as unit:

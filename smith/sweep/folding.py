@@ -17,7 +17,12 @@ _UNDECOMPOSED = {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "
 _APOSTROPHES = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"}
 
 
-@functools.cache
+# Bounded: a text holding every Unicode character once must not grow the cache by a hundred megabytes;
+# the characters real names use are few and stay cached.
+_FOLD_CACHE_SIZE = 4096
+
+
+@functools.lru_cache(maxsize=_FOLD_CACHE_SIZE)
 def fold_char(char: str) -> str:
     """One character folded: lower case, accents stripped; "" for a lone combining mark."""
     lowered = char.lower()

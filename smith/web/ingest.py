@@ -18,9 +18,7 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 from sqlalchemy.exc import SQLAlchemyError
 
-from cerebrus.judge import JudgeLane, grade_with_judge
-from gradecore.contract import MAX_DOCUMENT_BYTES, ContractViolation, Conversation, parse_conversation
-from gradecore.grades import ConversationGrade
+from gradecore.contract import MAX_DOCUMENT_BYTES, ContractViolation, parse_conversation
 from gradecore.store.errors import database_unavailable
 from smith.ingest import Ingestor
 
@@ -32,18 +30,11 @@ def _problem(status: int, message: str, **extra: object) -> web.Response:
 
 
 def make_ingest_handler(
-    ingestor: Ingestor, token: str | None, judge: JudgeLane | None = None
+    ingestor: Ingestor, token: str | None, judge_owed: Callable[[], None] | None = None
 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """`judge_owed` is told when an ingest left a judgement owed (it wakes the judge worker): the
+    request never waits for the judge lane."""
     expected = f"Bearer {token}".encode() if token else None
-
-    async def judged_grade(conversation: Conversation) -> ConversationGrade | None:
-        """The grade with the judge lane, or None to let ingest grade deterministically."""
-        if judge is None or not judge.enabled:
-            return None
-        # The judge costs tokens: spend them only on a document not already ingested as is.
-        if await asyncio.to_thread(ingestor.is_unchanged, conversation):
-            return None
-        return await grade_with_judge(conversation, judge, rules=ingestor.rules, registry=ingestor.registry)
 
     async def handle_ingest(request: web.Request) -> web.StreamResponse:
         # aiohttp keeps a header's undecodable bytes as surrogates: encode them back, never fail on them.
@@ -68,8 +59,7 @@ def make_ingest_handler(
             status = 413 if "2 MiB" in str(violation) else 422
             return _problem(status, "the document breaks the contract", errors=violation.as_json())
         try:
-            graded = await judged_grade(conversation)
-            result = await asyncio.to_thread(ingestor.ingest, conversation, graded=graded)
+            result = await asyncio.to_thread(ingestor.ingest, conversation)
         except SQLAlchemyError as exc:
             # The type only: the message may quote the document's values (names, phones, codes).
             log.error(
@@ -80,6 +70,8 @@ def make_ingest_handler(
                     {"error": "storage unavailable; retry later"}, status=503, headers={"Retry-After": "30"}
                 )
             return _problem(500, "the document could not be stored; this is a fault in Smith")
+        if judge_owed is not None and result.judge_pending:
+            judge_owed()
         return web.json_response(result.summary(), status=202)
 
     return handle_ingest

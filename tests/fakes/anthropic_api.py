@@ -88,6 +88,16 @@ def delayed(reply: Reply, seconds: float) -> Reply:
     return Reply(status=reply.status, body=reply.body, delay_seconds=seconds, headers=reply.headers)
 
 
+# Longer than any test runs: the server holds the request until the client gives up (the handler is
+# cancelled when the client disconnects), so a timeout never depends on how fast the machine is.
+_NEVER_SECONDS = 3600.0
+
+
+def never_answered() -> Reply:
+    """A request the server holds until the client times out and disconnects."""
+    return Reply(delay_seconds=_NEVER_SECONDS)
+
+
 class FakeAnthropicAPI:
     """An async context manager serving POST /v1/messages on 127.0.0.1."""
 
@@ -98,6 +108,9 @@ class FakeAnthropicAPI:
         self.in_flight = 0
         self.max_in_flight = 0
         self.base_url = ""
+        # When set, every request is held (after being recorded) until the test opens the gate: a
+        # "slow judge" whose slowness the test controls, never a race against the clock.
+        self.gate: asyncio.Event | None = None
         self._runner: web.AppRunner | None = None
 
     async def __aenter__(self) -> FakeAnthropicAPI:
@@ -125,6 +138,8 @@ class FakeAnthropicAPI:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
+            if self.gate is not None:
+                await self.gate.wait()
             reply = self.responder(body)
             # Hold every request briefly so concurrent callers really overlap on the server.
             await asyncio.sleep(max(reply.delay_seconds, 0.02))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -85,6 +86,8 @@ class FakeSlack:
         )
         self.fault_delay_s = fault_delay_s
         self.calls: list[Call] = []
+        # time.monotonic() when each of `calls` arrived (same index): pacing is judged by it.
+        self.arrived_at: list[float] = []
         self.rate_limited: list[RateLimitHit] = []
         self.faults_served: list[FaultServed] = []
         self.responses: list[ResponseUrlPost] = []
@@ -194,6 +197,14 @@ class FakeSlack:
     def calls_to(self, method: str) -> list[JsonDict]:
         return [call.params for call in self.calls if call.method == method]
 
+    def received_at(self, method: str, channel: str) -> list[float]:
+        """When each request to ``method`` for ``channel`` arrived (monotonic seconds), in order."""
+        return [
+            arrived
+            for call, arrived in zip(self.calls, self.arrived_at, strict=True)
+            if call.method == method and str(call.params.get("channel", "")) == channel
+        ]
+
     def messages(self, channel: str) -> list[StoredMessage]:
         """Every message in the channel, thread replies included, oldest first."""
         return list(self.workspace.by_channel.get(channel, []))
@@ -243,6 +254,7 @@ class FakeSlack:
         except ValueError:
             return web.json_response({"ok": False, "error": "invalid_json"})
         self.calls.append(Call(method, params))
+        self.arrived_at.append(time.monotonic())
         handler = HANDLERS.get(method)
         if handler is None:
             return web.json_response({"ok": False, "error": "unknown_method"})

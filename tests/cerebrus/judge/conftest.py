@@ -80,7 +80,7 @@ async def make_lane(api: FakeAnthropicAPI) -> AsyncIterator[Callable[..., JudgeL
     lanes: list[JudgeLane] = []
 
     def make(calibrated: frozenset[str] = frozenset(), **overrides: Any) -> JudgeLane:
-        settings: dict[str, Any] = {"api_key": "test-key", "base_url": api.base_url, "timeout_seconds": 5.0}
+        settings: dict[str, Any] = {"api_key": "test-key", "base_url": api.base_url, "timeout_seconds": 60.0}
         settings.update(overrides)
         lane = JudgeLane(JudgeConfig(**settings), calibrated=calibrated)
         lanes.append(lane)

@@ -74,6 +74,9 @@ async def test_score_maps_to_level(
         "a technician will be there today",  # paraphrase: not in the draft
         "Thanks for letting us know, PRIYA",  # case changed
         "",  # empty quotes prove nothing
+        "a",  # one character is in almost any draft
+        "Thanks",  # a whole word, but under the minimum length
+        "echnician wi",  # long enough, but cut from inside words: covers no whole word
     ],
 )
 async def test_a_fabricated_quote_voids_the_score(
@@ -159,3 +162,55 @@ async def test_access_codes_never_leave_in_a_judged_receipt(
     assert "4821" not in tone.model_dump_json()
     assert "••21" in tone.reason.sentence
     assert pacing.evidence[0].quote == "If you come by at 1 pm today"
+
+
+@pytest.mark.parametrize("quote", ["a technician", "technician will be"])
+async def test_a_quote_of_minimum_length_covering_a_whole_word_is_a_receipt(
+    api: FakeAnthropicAPI,
+    make_lane: Callable[..., JudgeLane],
+    demo: Callable[[str], Conversation],
+    quote: str,
+) -> None:
+    api.responder = lambda body: tool_answer(tone=(1, quote, "Curt."), pacing=(3, DRAFT_SPAN, "Fine."))
+
+    result = await make_lane().judge_conversation(demo("oakridge-clean-maintenance"))
+
+    tone, _ = result.judged["t1"]
+    assert tone.score == 1 and tone.evidence[0].quote == quote
+    assert result.voided == 0
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"input_tokens": -5},
+        {"output_tokens": 10**15},
+        {"cache_read_input_tokens": -1},
+        {"cache_creation_input_tokens": 10**12},
+        {"input_tokens": "many"},
+    ],
+    ids=["negative-input", "absurd-output", "negative-cache-read", "absurd-cache-write", "not-a-number"],
+)
+async def test_implausible_token_counts_are_not_recorded(
+    api: FakeAnthropicAPI,
+    make_lane: Callable[..., JudgeLane],
+    demo: Callable[[str], Conversation],
+    bad: Body,
+) -> None:
+    usage: Body = {
+        "input_tokens": 1200,
+        "output_tokens": 80,
+        "cache_read_input_tokens": 900,
+        "cache_creation_input_tokens": 0,
+        **bad,
+    }
+    api.responder = lambda body: tool_answer(
+        tone=(3, DRAFT_SPAN, "ok"), pacing=(3, DRAFT_SPAN, "ok"), usage=usage
+    )
+
+    result = await make_lane().judge_conversation(demo("oakridge-clean-maintenance"))
+
+    turn_usage = result.usage["t1"]
+    assert (turn_usage.input_tokens, turn_usage.output_tokens, turn_usage.cache_read_tokens) == (0, 0, 0)
+    assert turn_usage.cost_usd == 0 and turn_usage.calls == 1
+    assert [r.score for r in result.judged["t1"]] == [3, 3], "the scores themselves still stand"

@@ -1,0 +1,126 @@
+"""Finding and masking a property's access codes: one matcher per code list, whatever its length.
+
+A property may list thousands of codes. Testing each code against each text (a pattern compiled per
+code per call) made one request take over a minute at 50,000 codes; this matcher is built once per
+list and finds every code in one pass over the text, by looking up the text's substrings in a set of
+codes per length. Matching ignores case. A code of four or more characters is found wherever it
+occurs (`04821` still shows `4821`); a shorter one only as a whole token, or every `12` in a draft
+would count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
+
+_MASK = "•"
+_ANYWHERE_FROM = 4  # codes at least this long are found inside longer tokens too
+# A code could itself spell a mask (absurd, but tenant data): masking stops after this many passes.
+_MAX_MASK_PASSES = 8
+
+
+def _token_char(char: str) -> bool:
+    return char.isascii() and char.isalnum()
+
+
+def _lower_keeping_offsets(text: str) -> str:
+    """Lower case, one character for one (a few characters lower-case to two, e.g. `İ`: kept as is)."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(low if len(low := char.lower()) == 1 else char for char in text)
+
+
+class CodeMatcher:
+    """The codes of one list, ready to be found in any number of texts."""
+
+    def __init__(self, codes: Iterable[str]) -> None:
+        by_length: dict[int, set[str]] = {}
+        for code in codes:
+            if code:
+                by_length.setdefault(len(code), set()).add(_lower_keeping_offsets(code))
+        self._by_length = {length: frozenset(found) for length, found in by_length.items()}
+        self._lengths = sorted(self._by_length, reverse=True)  # longest first: `48210` before `4821`
+        self._first_chars = frozenset(code[0] for found in self._by_length.values() for code in found)
+
+    def __bool__(self) -> bool:
+        return bool(self._lengths)
+
+    def __iter__(self) -> Iterator[str]:
+        """The codes (lower-cased): a matcher can stand wherever a list of codes is expected."""
+        for found in self._by_length.values():
+            yield from found
+
+    def spans(self, text: str, *, whole_tokens_only: bool = False) -> list[tuple[int, int]]:
+        """Where codes occur in `text`, leftmost first and longest at each place, never overlapping."""
+        if not self._lengths:
+            return []
+        lowered = _lower_keeping_offsets(text)
+        found: list[tuple[int, int]] = []
+        size = len(lowered)
+        position = 0
+        while position < size:
+            if lowered[position] not in self._first_chars:
+                position += 1
+                continue
+            end = self._match_at(lowered, position, whole_tokens_only)
+            if end is None:
+                position += 1
+                continue
+            found.append((position, end))
+            position = end
+        return found
+
+    def contains(self, text: str) -> bool:
+        return bool(self.spans(text))
+
+    def mask(self, text: str) -> str:
+        """Each code replaced by `••` and its last two characters (`••21`): for sentences and details."""
+        return self._masked(text, lambda code: _MASK * 2 + code[-2:])
+
+    def mask_keeping_length(self, text: str) -> str:
+        """Each code replaced by a mask of its own length (`••21`, `•••` for a short code), so spans
+        computed on the original text stay valid on the masked one."""
+
+        def masked(code: str) -> str:
+            shown = code[-2:] if len(code) >= _ANYWHERE_FROM else ""
+            return _MASK * (len(code) - len(shown)) + shown
+
+        return self._masked(text, masked)
+
+    def _match_at(self, lowered: str, start: int, whole_tokens_only: bool) -> int | None:
+        token_start = start == 0 or not _token_char(lowered[start - 1])
+        for length in self._lengths:
+            end = start + length
+            if end > len(lowered) or lowered[start:end] not in self._by_length[length]:
+                continue
+            whole = token_start and (end == len(lowered) or not _token_char(lowered[end]))
+            if whole or (length >= _ANYWHERE_FROM and not whole_tokens_only):
+                return end
+        return None
+
+    def _masked(self, text: str, replacement: Callable[[str], str]) -> str:
+        # A kept suffix next to more characters can spell a code again (`2121` in `212121`): repeat.
+        for _ in range(_MAX_MASK_PASSES):
+            spans = self.spans(text)
+            if not spans:
+                break
+            pieces: list[str] = []
+            position = 0
+            for start, end in spans:
+                pieces.append(text[position:start])
+                pieces.append(replacement(text[start:end]))
+                position = end
+            pieces.append(text[position:])
+            text = "".join(pieces)
+        return text
+
+
+@lru_cache(maxsize=64)
+def _matcher_for(codes: tuple[str, ...]) -> CodeMatcher:
+    return CodeMatcher(codes)
+
+
+def code_matcher(codes: Iterable[str]) -> CodeMatcher:
+    """The matcher for a code list, built once per distinct list (a property's list rarely changes)."""
+    return codes if isinstance(codes, CodeMatcher) else _matcher_for(tuple(codes))
