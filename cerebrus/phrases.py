@@ -93,9 +93,9 @@ class Phrase:
                 return False
         return True
 
-    def longest_at(self, text: TokenizedText, start: int) -> int:
-        """The end (exclusive token index) of the longest match starting at token `start`, or -1."""
-        return _Matcher(self.elements, text.words).longest(0, start, None)
+    def longest_prefix(self, words: Sequence[str]) -> int:
+        """How many of `words` the longest match starting at the first of them covers, or -1."""
+        return _Matcher(self.elements, words).longest(0, 0, None)
 
     def finditer(self, text: TokenizedText) -> Iterator[tuple[int, int]]:
         """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
@@ -403,6 +403,7 @@ class PhraseSet(Generic[T]):
             for piece in key:
                 by_piece.setdefault(piece, []).append(number)
         self._by_word = by_word
+        self._reach = max((phrase.reach for phrase, _ in self.entries), default=0)
         self._by_piece = by_piece
         self._anywhere = tuple(dict.fromkeys(anywhere))
         self._key_pieces = frozenset(by_piece)
@@ -444,19 +445,18 @@ class PhraseSet(Generic[T]):
                 hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
         return hits
 
-    def starting_at(self, text: TokenizedText, position: int) -> Iterator[tuple[Phrase, T, int]]:
-        """The entries that match at token `position`, with where each match stops."""
-        if position >= len(text.words):
+    def starting_at(self, text: TokenizedText, offset: int) -> Iterator[tuple[Phrase, T, int]]:
+        """The entries that match at the token starting at this folded-text offset, each with the
+        offset where its match ends."""
+        words, bounds = text.window(offset, self._reach)
+        if not words:
             return
-        token = text.words[position]
+        token = words[0]
         numbers = set(self._by_word.get(token, ()))
         if "'" in token and (pair := split_clitic(token)):
             numbers.update(self._by_word.get(pair[0], ()))
-        pieces = text.pieces
         for number in sorted(numbers):
             phrase, payload = self.entries[number]
-            if not phrase.may_occur(pieces):
-                continue
-            stop = phrase.longest_at(text, position)
-            if stop > position:
-                yield phrase, payload, stop
+            stop = phrase.longest_prefix(words)
+            if stop > 0:
+                yield phrase, payload, bounds[stop - 1][1]

@@ -141,15 +141,3 @@ class TokenizedText:
         """The original span of tokens [first, stop)."""
         bounds = self._bounds(stop)
         return self.folded.span(bounds[first][0], bounds[stop - 1][1])
-
-    def end_of(self, index: int) -> int:
-        """Where token `index` ends in the folded text."""
-        return self._bounds(index + 1)[index][1]
-
-    def token_at_offset(self, offset: int) -> int:
-        """The index of the first token starting at or after a folded-text offset (len(words) if none)."""
-        words = self.words
-        for index in range(len(words)):
-            if self._bounds(index + 1)[index][0] >= offset:
-                return index
-        return len(words)

@@ -15,9 +15,10 @@ FEW_CODES = 16
 # The finding most turns get, built once at import (a shared finding costs nothing per call).
 NO_CODE = passed("no_access_code", "The draft contains no access code.")
 
-CodeIndex = tuple[dict[str, str], dict[tuple[str, ...], str], frozenset[bytes] | None]
-"""Codes by their one folded token, codes that are several tokens (`12 34`) by their tokens, and the
-first pieces of every code (a draft holding none of them holds no code; None: cannot tell)."""
+CodeIndex = tuple[dict[str, str], dict[tuple[str, ...], str], frozenset[bytes] | None, tuple[str, ...] | None]
+"""Codes by their one folded token; codes that are several tokens (`12 34`) by their tokens; the
+first pieces of every code (a draft holding none of them holds no code; None: cannot tell); and, when
+there are only a few codes, their first tokens as substrings to search for (else None)."""
 
 
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.BLOCK)
@@ -31,23 +32,23 @@ def no_access_code_to_prospect(view: TurnView) -> Finding:
         return not_applicable("The turn answers no inbound message, so nobody is known to receive it.")
     if view.answered.role != "prospect":
         return not_applicable(f"The turn answers a {view.answered.role}, not a prospect.")
-    single, multiple, pieces = _index(view)
+    single, multiple, pieces, gates = _index(view)
+    # A few codes: one substring search each says whether any can be there; many: set operations on
+    # the draft's pieces (no code's piece in the draft, no code). Then one look-up per token.
+    if gates is not None:
+        folded = view.folded.folded
+        if not any(gate in folded for gate in gates):
+            return NO_CODE
+    elif pieces is not None and pieces.isdisjoint(view.tokens.pieces):
+        return NO_CODE
     tokens = view.tokens
     found: list[tuple[int, int, str]] = []
-    # A few codes: a substring search each says whether any can be there; many: set operations on
-    # the draft's pieces (no code's piece in the draft, no code). Then one look-up per token.
-    folded = tokens.folded.folded
-    if len(single) + len(multiple) <= FEW_CODES:
-        candidates = any(code in folded for code in single) or any(parts[0] in folded for parts in multiple)
-    else:
-        candidates = pieces is None or not pieces.isdisjoint(tokens.pieces)
-    if candidates:
-        for position, word in enumerate(tokens.words):
-            code = single.get(word)
-            if code is not None:
-                found.append((position, position + 1, code))
-        for parts, code in multiple.items():
-            found.extend((start, start + len(parts), code) for start in _runs(tokens, parts))
+    for position, word in enumerate(tokens.words):
+        code = single.get(word)
+        if code is not None:
+            found.append((position, position + 1, code))
+    for parts, code in multiple.items():
+        found.extend((start, start + len(parts), code) for start in _runs(tokens, parts))
     if not found:
         return NO_CODE
     # The quote is left out on purpose: a receipt may never hold the code in clear.
@@ -86,7 +87,9 @@ def _index(view: TurnView) -> CodeIndex:
                 pieces = None
             elif pieces is not None:
                 pieces.add(piece)
-        index = (single, multiple, None if pieces is None else frozenset(pieces))
+        few = len(single) + len(multiple) <= FEW_CODES
+        gates = (*single, *(parts[0] for parts in multiple)) if few else None
+        index = (single, multiple, None if pieces is None else frozenset(pieces), gates)
         derived[memo_key] = index
     return index
 
