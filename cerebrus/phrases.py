@@ -79,19 +79,21 @@ class Phrase:
     source: str
     elements: tuple[Element, ...]
     first_words: frozenset[str]
-    # For each element a match cannot do without, pieces at least one of which the text must hold
-    # (see cerebrus.tokens.word_pieces): most texts lack one and are dismissed by set operations.
-    required: tuple[frozenset[bytes], ...]
-    # Finds where a first word stands in the folded text (in C); a candidate must then start a token.
-    starter: re.Pattern[str]
+    # Substrings at least one of which every matching text holds (from the pattern's most telling
+    # condition: "api" rather than "the"); a text holding none is ruled out by a few C-level substring
+    # searches. Empty: the pattern cannot be ruled out that way.
+    gates: tuple[str, ...]
     # The most tokens a match can cover: matching at a place reads only that many tokens from it.
     reach: int
 
-    def may_occur(self, pieces: frozenset[bytes]) -> bool:
-        for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for every draft)
-            if needed.isdisjoint(pieces):
-                return False
-        return True
+    def may_occur(self, folded: str) -> bool:
+        if not self.gates:
+            return True
+        # A plain loop, not any(generator): it runs for every draft and usually finds nothing.
+        for gate in self.gates:  # noqa: SIM110
+            if gate in folded:
+                return True
+        return False
 
     def longest_prefix(self, words: Sequence[str]) -> int:
         """How many of `words` the longest match starting at the first of them covers, or -1."""
@@ -101,9 +103,14 @@ class Phrase:
         """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
         text. Only the few tokens after each place a first word stands are cut, never the whole text."""
         folded = text.folded.folded
+        places: set[int] = set()
+        for word in self.first_words:
+            offset = folded.find(word)
+            while offset >= 0:
+                places.add(offset)
+                offset = folded.find(word, offset + 1)
         covered = 0
-        for found in self.starter.finditer(folded):
-            offset = found.start()
+        for offset in sorted(places):
             if offset < covered or not text.starts_token(offset):
                 continue
             words, bounds = text.window(offset, self.reach)
@@ -159,7 +166,13 @@ class _Matcher:
         return best
 
     def _gap(self, gap: Gap, index: int, position: int, pending: str | None) -> int:
-        best = self.longest(index + 1, position, pending) if gap.least == 0 else -1
+        # A gap is always followed by a required choice (patterns cannot end in a gap, and an optional
+        # choice after a gap is rare): only the places where it can begin are worth a look.
+        following = self.elements[index + 1]
+        after = following if isinstance(following, Choice) and not following.optional else None
+        best = -1
+        if gap.least == 0 and (after is None or self._can_begin(after, position, pending)):
+            best = self.longest(index + 1, position, pending)
         count = 0
         words = self.words
         while count < gap.most:
@@ -173,9 +186,21 @@ class _Matcher:
                     break
                 position += 1
             count += 1
-            if count >= gap.least:
+            if count >= gap.least and (after is None or self._can_begin(after, position, pending)):
                 best = max(best, self.longest(index + 1, position, pending))
         return best
+
+    def _can_begin(self, element: Choice, position: int, pending: str | None) -> bool:
+        """Whether one of a choice's alternatives can begin here (its first word is the clitic left
+        over, the token, or the token's contraction base)."""
+        if pending is not None:
+            return pending in element.by_first
+        if position >= len(self.words):
+            return False
+        token = self.words[position]
+        if token in element.by_first:
+            return True
+        return "'" in token and (pair := split_clitic(token)) is not None and pair[0] in element.by_first
 
 
 def _consume(
@@ -345,11 +370,24 @@ def _finish(source: str, elements: tuple[Element, ...]) -> Phrase:
             first.add(words[0])
         if not element.optional:
             break
-    starter = re.compile("|".join(re.escape(word) for word in sorted(first, key=lambda w: (-len(w), w))))
     reach = sum(
         max(len(words) for words in e.alternatives) if isinstance(e, Choice) else e.most for e in elements
     )
-    return Phrase(source, elements, frozenset(first), _required(elements), starter, reach)
+    return Phrase(source, elements, frozenset(first), _gates(_required(elements)), reach)
+
+
+def _gates(required: tuple[frozenset[bytes], ...]) -> tuple[str, ...]:
+    """The most telling condition's pieces as substrings, minus those holding another ("tech"
+    covers "technician")."""
+    if not required:
+        return ()
+    keys = {piece.decode() for piece in max(required, key=_telling)}
+    return tuple(sorted(k for k in keys if not any(o != k and o in k for o in keys)))
+
+
+def _telling(pieces: frozenset[bytes]) -> tuple[bool, int, int]:
+    """How well a condition rules texts out: no common word in it, then long pieces, then few."""
+    return (pieces.isdisjoint(_COMMON), min(map(len, pieces)), -len(pieces))
 
 
 def _required(elements: tuple[Element, ...]) -> tuple[frozenset[bytes], ...]:
@@ -376,48 +414,32 @@ def _required(elements: tuple[Element, ...]) -> tuple[frozenset[bytes], ...]:
 # --- sets of patterns ------------------------------------------------------------------------------
 
 
-def _telling(pieces: frozenset[bytes]) -> tuple[bool, int, int]:
-    """How well a condition rules texts out: no common word in it, then long pieces, then few."""
-    return (pieces.isdisjoint(_COMMON), min(map(len, pieces)), -len(pieces))
-
-
 class PhraseSet(Generic[T]):
-    """Compiled phrases with what each stands for, indexed by the words a match can begin with: a text
-    holding none of those words is dismissed with one set intersection."""
+    """Compiled phrases with what each stands for: a text holding none of their gates is dismissed by
+    a few substring searches, and each phrase is tried only where its first words stand."""
 
     def __init__(self, entries: Iterable[tuple[Phrase, T]]) -> None:
         self.entries = tuple(entries)
-        # Entries by the words a match can begin with (for a match at a given token), and by the
-        # pieces of their most telling condition (for the pre-filter: "the" is in every draft, "api"
-        # in few); `_anywhere`: entries the pieces cannot rule out.
+        # Entries by the words a match can begin with (for a match at a given token).
         by_word: dict[str, list[int]] = {}
-        by_piece: dict[bytes, list[int]] = {}
-        anywhere: list[int] = []
         for number, (phrase, _) in enumerate(self.entries):
             for word in phrase.first_words:
                 by_word.setdefault(word, []).append(number)
-            if not phrase.required:
-                anywhere.append(number)
-                continue
-            key = max(phrase.required, key=_telling)
-            for piece in key:
-                by_piece.setdefault(piece, []).append(number)
         self._by_word = by_word
         self._reach = max((phrase.reach for phrase, _ in self.entries), default=0)
-        self._by_piece = by_piece
-        self._anywhere = tuple(dict.fromkeys(anywhere))
-        self._key_pieces = frozenset(by_piece)
-        # The key pieces as plain substrings, minus those holding another ("tech" covers
-        # "technician"): a text holding none of them as a substring cannot match, which a few C-level
-        # substring searches say before the text's pieces are even cut.
-        keys = {piece.decode() for piece in by_piece}
-        self._gates = tuple(sorted(k for k in keys if not any(o != k and o in k for o in keys)))
+        # Every phrase's gates in one list (minus those holding another): a text holding none of them
+        # matches no phrase of the set. None: some phrase cannot be ruled out by gates.
+        keys = {gate for phrase, _ in self.entries for gate in phrase.gates}
+        ungated = any(not phrase.gates for phrase, _ in self.entries)
+        self._gates = (
+            None if ungated else tuple(sorted(k for k in keys if not any(o != k and o in k for o in keys)))
+        )
 
     def __bool__(self) -> bool:
         return bool(self.entries)
 
     def may_match(self, text: TokenizedText) -> bool:
-        if self._anywhere:
+        if self._gates is None:
             return True
         folded = text.folded.folded
         # A plain loop, not any(generator): it runs over every draft and usually finds nothing.
@@ -431,17 +453,10 @@ class PhraseSet(Generic[T]):
         folded text (`text.folded.span` maps them to the original), in entry order."""
         if not self.may_match(text):
             return []
-        pieces = text.pieces
-        found = self._key_pieces.intersection(pieces)
-        if not found and not self._anywhere:
-            return []
-        numbers = sorted(
-            {number for piece in found for number in self._by_piece[piece]}.union(self._anywhere)
-        )
+        folded = text.folded.folded
         hits: list[tuple[Phrase, T, int, int]] = []
-        for number in numbers:
-            phrase, payload = self.entries[number]
-            if phrase.may_occur(pieces):
+        for phrase, payload in self.entries:
+            if phrase.may_occur(folded):
                 hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
         return hits
 
