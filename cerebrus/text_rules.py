@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from cerebrus.phrases import PatternError, Phrase, PhraseSet, compile_phrase
+from cerebrus.phrase_syntax import compile_phrase
+from cerebrus.phrases import PatternError, Phrase, PhraseSet
 
 
 class _Frozen(BaseModel):

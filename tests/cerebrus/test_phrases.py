@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cerebrus.phrases import Choice, PatternError, Phrase, PhraseSet, compile_phrase
+from cerebrus.phrase_syntax import compile_phrase
+from cerebrus.phrases import Choice, PatternError, Phrase, PhraseSet
 from cerebrus.tokens import _TOKEN, TokenizedText, split_clitic
 
 SLOTS = {
