@@ -184,16 +184,9 @@ def _finish(source: str, elements: tuple[Element, ...]) -> Phrase:
     reach = sum(
         max(len(words) for words in e.alternatives) if isinstance(e, Choice) else e.most for e in elements
     )
-    return Phrase(source, elements, frozenset(first), _gates(_required(elements)), reach)
-
-
-def _gates(required: tuple[frozenset[bytes], ...]) -> tuple[str, ...]:
-    """The most telling condition's pieces as substrings, minus those holding another ("tech"
-    covers "technician")."""
-    if not required:
-        return ()
-    keys = {piece.decode() for piece in max(required, key=_telling)}
-    return tuple(sorted(k for k in keys if not any(o != k and o in k for o in keys)))
+    required = _required(elements)
+    key = max(required, key=_telling) if required else frozenset()
+    return Phrase(source, elements, frozenset(first), required, key, reach)
 
 
 def _telling(pieces: frozenset[bytes]) -> tuple[bool, int, int]:

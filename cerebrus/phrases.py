@@ -49,21 +49,19 @@ class Phrase:
     source: str
     elements: tuple[Element, ...]
     first_words: frozenset[str]
-    # Substrings at least one of which every matching text holds (from the pattern's most telling
-    # condition: "api" rather than "the"); a text holding none is ruled out by a few C-level substring
-    # searches. Empty: the pattern cannot be ruled out that way.
-    gates: tuple[str, ...]
+    # For each element a match cannot do without, pieces at least one of which a matching text holds
+    # (see cerebrus.tokens.word_pieces); `key` is the most telling of them ("api" rather than "the").
+    # A text lacking them is ruled out by set operations on its pieces. Empty: cannot be ruled out.
+    required: tuple[frozenset[bytes], ...]
+    key: frozenset[bytes]
     # The most tokens a match can cover: matching at a place reads only that many tokens from it.
     reach: int
 
-    def may_occur(self, folded: str) -> bool:
-        if not self.gates:
-            return True
-        # A plain loop, not any(generator): it runs for every draft and usually finds nothing.
-        for gate in self.gates:  # noqa: SIM110
-            if gate in folded:
-                return True
-        return False
+    def may_occur(self, pieces: frozenset[bytes]) -> bool:
+        for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for many drafts)
+            if needed.isdisjoint(pieces):
+                return False
+        return True
 
     def longest_prefix(self, words: Sequence[str]) -> int:
         """How many of `words` the longest match starting at the first of them covers, or -1."""
@@ -198,8 +196,8 @@ def _consume(
 
 
 class PhraseSet(Generic[T]):
-    """Compiled phrases with what each stands for: a text holding none of their gates is dismissed by
-    a few substring searches, and each phrase is tried only where its first words stand."""
+    """Compiled phrases with what each stands for: a text holding none of their key pieces is
+    dismissed by one set operation, and each phrase is tried only where its first words stand."""
 
     def __init__(self, entries: Iterable[tuple[Phrase, T]]) -> None:
         self.entries = tuple(entries)
@@ -210,36 +208,26 @@ class PhraseSet(Generic[T]):
                 by_word.setdefault(word, []).append(number)
         self._by_word = by_word
         self._reach = max((phrase.reach for phrase, _ in self.entries), default=0)
-        # Every phrase's gates in one list (minus those holding another): a text holding none of them
-        # matches no phrase of the set. None: some phrase cannot be ruled out by gates.
-        keys = {gate for phrase, _ in self.entries for gate in phrase.gates}
-        ungated = any(not phrase.gates for phrase, _ in self.entries)
-        self._gates = (
-            None if ungated else tuple(sorted(k for k in keys if not any(o != k and o in k for o in keys)))
-        )
+        # Every phrase's key pieces together: a text holding none of them matches no phrase of the
+        # set. None: some phrase cannot be ruled out by pieces.
+        unkeyed = any(not phrase.key for phrase, _ in self.entries)
+        self._keys = None if unkeyed else frozenset().union(*(phrase.key for phrase, _ in self.entries))
 
     def __bool__(self) -> bool:
         return bool(self.entries)
 
     def may_match(self, text: TokenizedText) -> bool:
-        if self._gates is None:
-            return True
-        folded = text.folded.folded
-        # A plain loop, not any(generator): it runs over every draft and usually finds nothing.
-        for gate in self._gates:  # noqa: SIM110
-            if gate in folded:
-                return True
-        return False
+        return self._keys is None or not self._keys.isdisjoint(text.pieces)
 
     def scan(self, text: TokenizedText) -> list[tuple[Phrase, T, int, int]]:
         """Every entry's matches in the text, as (phrase, what it stands for, start, end) offsets in the
         folded text (`text.folded.span` maps them to the original), in entry order."""
         if not self.may_match(text):
             return []
-        folded = text.folded.folded
+        pieces = text.pieces
         hits: list[tuple[Phrase, T, int, int]] = []
         for phrase, payload in self.entries:
-            if phrase.may_occur(folded):
+            if phrase.may_occur(pieces):
                 hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
         return hits
 
