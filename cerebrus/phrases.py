@@ -1,48 +1,18 @@
-"""Phrase patterns: a small token-level pattern language, compiled once, matched in linear time.
-
-A pattern is a sequence of elements separated by spaces (see docs/text-matching.md):
-
-- `word`: one token, matched whole (case- and accent-insensitively); `'ll`, `'m`, `'re`... is a
-  clitic, the tail of a contraction: `we {future}` matches "we'll" when `{future}` lists `'ll`;
-- `(a | b c | {slot})`: alternatives, each a sequence of words and slot names;
-- `{slot}`: a named vocabulary from the rules (`{trade}`, `{future}`, `{visit}`...);
-- any of those followed by `?`: optional;
-- `[m-n]` or `[m-n {slot}]`: a gap of m to n tokens (at most MAX_GAP), optionally only tokens of
-  a single-word vocabulary.
+"""Phrase patterns, compiled (see cerebrus.phrase_syntax for the language): matched in linear time.
 
 A word never matches inside a token or across a contraction: `can` matches neither "can't" nor
 "cannot". Matching memoises (element, token, pending clitic), so a text is matched in time linear in
-its length whatever the pattern's gaps and options; only tokens that can start a match are tried.
+its length whatever the pattern's gaps and options; a pattern is tried only where its first words
+stand, and only on the few tokens a match can cover (docs/text-matching.md).
 """
 
 from __future__ import annotations
 
-import itertools
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from cerebrus.text import fold
-from cerebrus.tokens import TokenizedText, split_clitic, word_pieces
-
-MAX_GAP = 8
-# A group expands to the product of its slots' entries: past this, a pattern is surely a mistake.
-MAX_ALTERNATIVES = 5000
-
-_LEXEME = re.compile(
-    r"\s*(?:(?P<punct>[()|?])|(?P<gap>\[[^\]]*\])|(?P<slot>\{[^}]*\})|(?P<word>[^\s()|?\[\]{}]+)|(?P<bad>\S))"
-)
-_GAP = re.compile(r"^\[\s*(\d+)\s*-\s*(\d+)\s*(?:tokens?)?\s*(?:\{\s*([\w.-]+)\s*\})?\s*\]$")
-_SLOT = re.compile(r"^\{\s*([\w.-]+)\s*\}$")
-_ONE_TOKEN = re.compile(r"^'?[^\W_]+(?:(?:['\-\u2010]|(?<=\d)[.,](?=\d))[^\W_]+)*$")
-
-# Words in nearly every English or Spanish draft: a condition made of them rules out nothing.
-_COMMON = frozenset(
-    b"a an the and or to of in on for is are be was will have has our your you we i it this that "
-    b"with at by from el la los las un una de y en que no mi su".split()
-)
-
+from cerebrus.tokens import TokenizedText, split_clitic
 
 Words = tuple[str, ...]
 T = TypeVar("T")
@@ -79,31 +49,36 @@ class Phrase:
     source: str
     elements: tuple[Element, ...]
     first_words: frozenset[str]
-    # For each element a match cannot do without, pieces at least one of which the text must hold
-    # (see cerebrus.tokens.word_pieces): most texts lack one and are dismissed by set operations.
+    # For each element a match cannot do without, pieces at least one of which a matching text holds
+    # (see cerebrus.tokens.word_pieces); `key` is the most telling of them ("api" rather than "the").
+    # A text lacking them is ruled out by set operations on its pieces. Empty: cannot be ruled out.
     required: tuple[frozenset[bytes], ...]
-    # Finds where a first word stands in the folded text (in C); a candidate must then start a token.
-    starter: re.Pattern[str]
+    key: frozenset[bytes]
     # The most tokens a match can cover: matching at a place reads only that many tokens from it.
     reach: int
 
     def may_occur(self, pieces: frozenset[bytes]) -> bool:
-        for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for every draft)
+        for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for many drafts)
             if needed.isdisjoint(pieces):
                 return False
         return True
 
-    def longest_at(self, text: TokenizedText, start: int) -> int:
-        """The end (exclusive token index) of the longest match starting at token `start`, or -1."""
-        return _Matcher(self.elements, text.words).longest(0, start, None)
+    def longest_prefix(self, words: Sequence[str]) -> int:
+        """How many of `words` the longest match starting at the first of them covers, or -1."""
+        return _Matcher(self.elements, words).longest(0, 0, None)
 
     def finditer(self, text: TokenizedText) -> Iterator[tuple[int, int]]:
         """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
         text. Only the few tokens after each place a first word stands are cut, never the whole text."""
         folded = text.folded.folded
+        places: set[int] = set()
+        for word in self.first_words:
+            offset = folded.find(word)
+            while offset >= 0:
+                places.add(offset)
+                offset = folded.find(word, offset + 1)
         covered = 0
-        for found in self.starter.finditer(folded):
-            offset = found.start()
+        for offset in sorted(places):
             if offset < covered or not text.starts_token(offset):
                 continue
             words, bounds = text.window(offset, self.reach)
@@ -159,7 +134,13 @@ class _Matcher:
         return best
 
     def _gap(self, gap: Gap, index: int, position: int, pending: str | None) -> int:
-        best = self.longest(index + 1, position, pending) if gap.least == 0 else -1
+        # A gap is always followed by a required choice (patterns cannot end in a gap, and an optional
+        # choice after a gap is rare): only the places where it can begin are worth a look.
+        following = self.elements[index + 1]
+        after = following if isinstance(following, Choice) and not following.optional else None
+        best = -1
+        if gap.least == 0 and (after is None or self._can_begin(after, position, pending)):
+            best = self.longest(index + 1, position, pending)
         count = 0
         words = self.words
         while count < gap.most:
@@ -173,9 +154,21 @@ class _Matcher:
                     break
                 position += 1
             count += 1
-            if count >= gap.least:
+            if count >= gap.least and (after is None or self._can_begin(after, position, pending)):
                 best = max(best, self.longest(index + 1, position, pending))
         return best
+
+    def _can_begin(self, element: Choice, position: int, pending: str | None) -> bool:
+        """Whether one of a choice's alternatives can begin here (its first word is the clitic left
+        over, the token, or the token's contraction base)."""
+        if pending is not None:
+            return pending in element.by_first
+        if position >= len(self.words):
+            return False
+        token = self.words[position]
+        if token in element.by_first:
+            return True
+        return "'" in token and (pair := split_clitic(token)) is not None and pair[0] in element.by_first
 
 
 def _consume(
@@ -202,228 +195,29 @@ def _consume(
     return position, pending
 
 
-# --- compiling ------------------------------------------------------------------------------------
-
-
-def compile_phrase(source: str, slots: Mapping[str, Sequence[str]]) -> Phrase:
-    """Parse a pattern against the rules' slot vocabularies; PatternError names what is wrong."""
-    lexemes = _lex(source)
-    elements: list[Element] = []
-    index = 0
-    while index < len(lexemes):
-        kind, value = lexemes[index]
-        index += 1
-        element: Element
-        if kind == "gap":
-            element = _gap(value, slots)
-        elif kind == "slot":
-            element = _choice([[_slot_entries(value, slots)]], optional=False)
-        elif kind == "word":
-            element = _choice([[[(_word(value),)]]], optional=False)
-        elif value == "(":
-            group, index = _group(lexemes, index, slots)
-            element = _choice(group, optional=False)
-        else:
-            raise PatternError(f"unexpected {value!r} in {source!r}")
-        if index < len(lexemes) and lexemes[index] == ("punct", "?"):
-            if isinstance(element, Gap):
-                raise PatternError(f"a gap cannot be optional (it may already be empty) in {source!r}")
-            element = Choice(element.alternatives, True, element.by_first)
-            index += 1
-        elements.append(element)
-    return _finish(source, tuple(elements))
-
-
-def _lex(source: str) -> list[tuple[str, str]]:
-    lexemes: list[tuple[str, str]] = []
-    for match in _LEXEME.finditer(source):
-        kind = match.lastgroup
-        if kind is None:
-            continue
-        if kind == "bad":
-            raise PatternError(f"unexpected {match.group(kind)!r} in {source!r}")
-        lexemes.append((kind, match.group(kind)))
-    if not lexemes:
-        raise PatternError("the pattern is empty")
-    return lexemes
-
-
-def _word(raw: str) -> str:
-    word = fold(raw)
-    if not _ONE_TOKEN.match(word):
-        raise PatternError(f"{raw!r} is not one token")
-    return word
-
-
-def _phrase_words(entry: str, where: str) -> Words:
-    words = tuple(_word(raw) for raw in entry.split())
-    if not words:
-        raise PatternError(f"{where} has an empty entry")
-    return words
-
-
-def _slot_entries(lexeme: str, slots: Mapping[str, Sequence[str]]) -> list[Words]:
-    match = _SLOT.match(lexeme)
-    if not match:
-        raise PatternError(f"bad slot name {lexeme!r}")
-    name = match.group(1)
-    if name not in slots:
-        raise PatternError(f"unknown slot {{{name}}} (define it under slots)")
-    entries = [_phrase_words(entry, f"slot {{{name}}}") for entry in slots[name]]
-    if not entries:
-        raise PatternError(f"slot {{{name}}} is empty")
-    return entries
-
-
-def _group(
-    lexemes: list[tuple[str, str]], index: int, slots: Mapping[str, Sequence[str]]
-) -> tuple[list[list[list[Words]]], int]:
-    """The alternatives of a `( ... )` group: each a list of parts, each part a list of options."""
-    alternatives: list[list[list[Words]]] = [[]]
-    while index < len(lexemes):
-        kind, value = lexemes[index]
-        index += 1
-        if value == ")" and kind == "punct":
-            if any(not parts for parts in alternatives):
-                raise PatternError("a group has an empty alternative")
-            return alternatives, index
-        if value == "|" and kind == "punct":
-            alternatives.append([])
-        elif kind == "word":
-            alternatives[-1].append([(_word(value),)])
-        elif kind == "slot":
-            alternatives[-1].append(_slot_entries(value, slots))
-        elif kind == "gap":
-            raise PatternError("a gap cannot stand inside a group")
-        else:
-            raise PatternError(f"unexpected {value!r} inside a group (groups do not nest)")
-    raise PatternError("a group is not closed: missing ')'")
-
-
-def _choice(alternatives: list[list[list[Words]]], *, optional: bool) -> Choice:
-    """Every alternative's parts multiplied out into plain token sequences."""
-    expanded: dict[Words, None] = {}
-    for parts in alternatives:
-        for combination in itertools.product(*parts):
-            expanded[tuple(word for piece in combination for word in piece)] = None
-            if len(expanded) > MAX_ALTERNATIVES:
-                raise PatternError(f"a group expands to more than {MAX_ALTERNATIVES} alternatives")
-    by_first: dict[str, list[Words]] = {}
-    for words in expanded:
-        by_first.setdefault(words[0], []).append(words)
-    return Choice(tuple(expanded), optional, {k: tuple(v) for k, v in by_first.items()})
-
-
-def _gap(lexeme: str, slots: Mapping[str, Sequence[str]]) -> Gap:
-    match = _GAP.match(lexeme)
-    if not match:
-        raise PatternError(f"bad gap {lexeme!r} (write [0-4] or [0-4 {{slot}}])")
-    least, most, name = int(match.group(1)), int(match.group(2)), match.group(3)
-    if least > most or most > MAX_GAP or most == 0:
-        raise PatternError(f"bad gap {lexeme!r}: need 0 <= m <= n <= {MAX_GAP}, n > 0")
-    allowed: frozenset[str] | None = None
-    if name is not None:
-        entries = _slot_entries("{" + name + "}", slots)
-        if any(len(words) != 1 for words in entries):
-            raise PatternError(f"gap vocabulary {{{name}}} must hold single words")
-        allowed = frozenset(words[0] for words in entries)
-    return Gap(least, most, allowed)
-
-
-def _finish(source: str, elements: tuple[Element, ...]) -> Phrase:
-    if isinstance(elements[0], Gap) or isinstance(elements[-1], Gap):
-        raise PatternError(f"a pattern cannot start or end with a gap: {source!r}")
-    if all(isinstance(e, Gap) or e.optional for e in elements):
-        raise PatternError(f"every element is optional, so {source!r} could match nothing")
-    first: set[str] = set()
-    for element in elements:
-        if isinstance(element, Gap):
-            raise PatternError(f"a gap cannot follow only optional elements: {source!r}")
-        for words in element.alternatives:
-            if words[0].startswith("'"):
-                raise PatternError(f"a pattern cannot begin with the clitic {words[0]!r}: {source!r}")
-            first.add(words[0])
-        if not element.optional:
-            break
-    starter = re.compile("|".join(re.escape(word) for word in sorted(first, key=lambda w: (-len(w), w))))
-    reach = sum(
-        max(len(words) for words in e.alternatives) if isinstance(e, Choice) else e.most for e in elements
-    )
-    return Phrase(source, elements, frozenset(first), _required(elements), starter, reach)
-
-
-def _required(elements: tuple[Element, ...]) -> tuple[frozenset[bytes], ...]:
-    """Per non-optional element, one piece of each alternative: the longest uncommon one of its words'
-    pieces (every piece of every word must be in a matching text; a long one is the most telling, and a
-    clitic's counts too: "'ll" is there only when some token ends in it). An element with an
-    alternative that has no piece at all adds no condition."""
-    required: list[frozenset[bytes]] = []
-    for element in elements:
-        if isinstance(element, Gap) or element.optional:
-            continue
-        pieces: set[bytes] = set()
-        for alternative in element.alternatives:
-            own = [piece for word in alternative for piece in word_pieces(word)]
-            if not own:
-                break
-            pieces.add(max(own, key=lambda piece: (piece not in _COMMON, len(piece))))
-        else:
-            required.append(frozenset(pieces))
-    # The smallest sets first: they tend to rule a text out soonest.
-    return tuple(sorted(required, key=len))
-
-
-# --- sets of patterns ------------------------------------------------------------------------------
-
-
-def _telling(pieces: frozenset[bytes]) -> tuple[bool, int, int]:
-    """How well a condition rules texts out: no common word in it, then long pieces, then few."""
-    return (pieces.isdisjoint(_COMMON), min(map(len, pieces)), -len(pieces))
-
-
 class PhraseSet(Generic[T]):
-    """Compiled phrases with what each stands for, indexed by the words a match can begin with: a text
-    holding none of those words is dismissed with one set intersection."""
+    """Compiled phrases with what each stands for: a text holding none of their key pieces is
+    dismissed by one set operation, and each phrase is tried only where its first words stand."""
 
     def __init__(self, entries: Iterable[tuple[Phrase, T]]) -> None:
         self.entries = tuple(entries)
-        # Entries by the words a match can begin with (for a match at a given token), and by the
-        # pieces of their most telling condition (for the pre-filter: "the" is in every draft, "api"
-        # in few); `_anywhere`: entries the pieces cannot rule out.
+        # Entries by the words a match can begin with (for a match at a given token).
         by_word: dict[str, list[int]] = {}
-        by_piece: dict[bytes, list[int]] = {}
-        anywhere: list[int] = []
         for number, (phrase, _) in enumerate(self.entries):
             for word in phrase.first_words:
                 by_word.setdefault(word, []).append(number)
-            if not phrase.required:
-                anywhere.append(number)
-                continue
-            key = max(phrase.required, key=_telling)
-            for piece in key:
-                by_piece.setdefault(piece, []).append(number)
         self._by_word = by_word
-        self._by_piece = by_piece
-        self._anywhere = tuple(dict.fromkeys(anywhere))
-        self._key_pieces = frozenset(by_piece)
-        # The key pieces as plain substrings, minus those holding another ("tech" covers
-        # "technician"): a text holding none of them as a substring cannot match, which a few C-level
-        # substring searches say before the text's pieces are even cut.
-        keys = {piece.decode() for piece in by_piece}
-        self._gates = tuple(sorted(k for k in keys if not any(o != k and o in k for o in keys)))
+        self._reach = max((phrase.reach for phrase, _ in self.entries), default=0)
+        # Every phrase's key pieces together: a text holding none of them matches no phrase of the
+        # set. None: some phrase cannot be ruled out by pieces.
+        unkeyed = any(not phrase.key for phrase, _ in self.entries)
+        self._keys = None if unkeyed else frozenset().union(*(phrase.key for phrase, _ in self.entries))
 
     def __bool__(self) -> bool:
         return bool(self.entries)
 
     def may_match(self, text: TokenizedText) -> bool:
-        if self._anywhere:
-            return True
-        folded = text.folded.folded
-        # A plain loop, not any(generator): it runs over every draft and usually finds nothing.
-        for gate in self._gates:  # noqa: SIM110
-            if gate in folded:
-                return True
-        return False
+        return self._keys is None or not self._keys.isdisjoint(text.pieces)
 
     def scan(self, text: TokenizedText) -> list[tuple[Phrase, T, int, int]]:
         """Every entry's matches in the text, as (phrase, what it stands for, start, end) offsets in the
@@ -431,32 +225,24 @@ class PhraseSet(Generic[T]):
         if not self.may_match(text):
             return []
         pieces = text.pieces
-        found = self._key_pieces.intersection(pieces)
-        if not found and not self._anywhere:
-            return []
-        numbers = sorted(
-            {number for piece in found for number in self._by_piece[piece]}.union(self._anywhere)
-        )
         hits: list[tuple[Phrase, T, int, int]] = []
-        for number in numbers:
-            phrase, payload = self.entries[number]
+        for phrase, payload in self.entries:
             if phrase.may_occur(pieces):
                 hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
         return hits
 
-    def starting_at(self, text: TokenizedText, position: int) -> Iterator[tuple[Phrase, T, int]]:
-        """The entries that match at token `position`, with where each match stops."""
-        if position >= len(text.words):
+    def starting_at(self, text: TokenizedText, offset: int) -> Iterator[tuple[Phrase, T, int]]:
+        """The entries that match at the token starting at this folded-text offset, each with the
+        offset where its match ends."""
+        words, bounds = text.window(offset, self._reach)
+        if not words:
             return
-        token = text.words[position]
+        token = words[0]
         numbers = set(self._by_word.get(token, ()))
         if "'" in token and (pair := split_clitic(token)):
             numbers.update(self._by_word.get(pair[0], ()))
-        pieces = text.pieces
         for number in sorted(numbers):
             phrase, payload = self.entries[number]
-            if not phrase.may_occur(pieces):
-                continue
-            stop = phrase.longest_at(text, position)
-            if stop > position:
-                yield phrase, payload, stop
+            stop = phrase.longest_prefix(words)
+            if stop > 0:
+                yield phrase, payload, bounds[stop - 1][1]

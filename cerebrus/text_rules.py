@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from cerebrus.phrases import PatternError, Phrase, PhraseSet, compile_phrase
+from cerebrus.phrase_syntax import compile_phrase
+from cerebrus.phrases import PatternError, Phrase, PhraseSet
 
 
 class _Frozen(BaseModel):
@@ -24,6 +25,15 @@ class PhrasePattern(_Frozen):
     enabled: bool = True
     # Promises only: the pattern counts only when the turn's intent is one of maintenance_intents.
     maintenance_only: bool = False
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str | None) -> str | None:
+        from cerebrus.language import supported
+
+        if value is not None and not supported(value):
+            raise ValueError(f"unknown ISO 639-1 language code: {value}")
+        return value.lower() if value is not None else None
 
 
 class PromiseRule(_Frozen):

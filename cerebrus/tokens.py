@@ -21,6 +21,8 @@ _TOKEN = re.compile(r"[^\W_]+(?:(?:['\-\u2010]|(?<=\d)[.,](?=\d))[^\W_]+)*")
 # run markedly faster than the Unicode ones.
 _ASCII_TOKEN = re.compile(r"[a-z0-9]+(?:(?:['\-]|(?<=\d)[.,](?=\d))[a-z0-9]+)*")
 _WORD_JOINERS = "'-\u2010"
+# How many characters a window reads per token wanted, at first (it reads more if that falls short).
+WINDOW_CHARS_PER_TOKEN = 10
 # A contraction's base: `we'll` -> `we` (then the clitic `'ll` is left for a pattern to consume).
 _BASE = re.compile(r"^([^']+)'")
 # Pieces: the folded text's UTF-8 bytes cut at every byte that is not an ASCII letter or digit. Every
@@ -102,13 +104,26 @@ class TokenizedText:
         """Up to `count` tokens from a token start, with their (start, end) in the folded text."""
         folded = self.folded.folded
         pattern = _ASCII_TOKEN if folded.isascii() else _TOKEN
-        words: list[str] = []
-        bounds: list[tuple[int, int]] = []
-        for match in pattern.finditer(folded, offset):
-            words.append(match.group())
-            bounds.append(match.span())
-            if len(words) >= count:
+        # Read a stretch likely to hold `count` tokens (one C-level findall); a token reaching the
+        # stretch's end may be cut short, so it counts only when more tokens follow it or the text ends.
+        size = WINDOW_CHARS_PER_TOKEN * count
+        while True:
+            end = offset + size
+            words: list[str] = pattern.findall(folded, offset, end)
+            if end >= len(folded):
+                words = words[:count]
                 break
+            if len(words) > count:
+                words = words[:count]
+                break
+            size *= 2
+        bounds: list[tuple[int, int]] = []
+        find = folded.find
+        position = offset
+        for word in words:
+            start = find(word, position)
+            position = start + len(word)
+            bounds.append((start, position))
         return words, bounds
 
     def starts(self, first: frozenset[str]) -> list[int]:
@@ -141,15 +156,3 @@ class TokenizedText:
         """The original span of tokens [first, stop)."""
         bounds = self._bounds(stop)
         return self.folded.span(bounds[first][0], bounds[stop - 1][1])
-
-    def end_of(self, index: int) -> int:
-        """Where token `index` ends in the folded text."""
-        return self._bounds(index + 1)[index][1]
-
-    def token_at_offset(self, offset: int) -> int:
-        """The index of the first token starting at or after a folded-text offset (len(words) if none)."""
-        words = self.words
-        for index in range(len(words)):
-            if self._bounds(index + 1)[index][0] >= offset:
-                return index
-        return len(words)

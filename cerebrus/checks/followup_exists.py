@@ -21,6 +21,8 @@ ANSWERING_ROLES = frozenset({"clara", "staff"})
 QUESTION_MARK_ENTRY = "ask.question_mark"
 # Sentences end at `.`, `!`, `?` or a line break; the mark (if any) says whether it was a statement.
 _SENTENCE_END = re.compile(r"[.!?]+|\n+")
+# Where a sentence's first token begins: its first letter or digit.
+_TOKEN_CHAR = re.compile(r"[^\W_]")
 
 
 @check(layer=Layer.PACING, scope=Scope.CONVERSATION, level=Level.HOLD)
@@ -79,15 +81,14 @@ def asks(view: ConversationView, message: Message) -> str | None:
     for end in [*(m for m in _SENTENCE_END.finditer(folded)), None]:
         stop = end.start() if end is not None else len(folded)
         statement = end is not None and end.group()[-1] in ".!"
-        if not statement and folded[start:stop].strip():
-            first = tokens.token_at_offset(start)
-            if first < len(tokens.words) and tokens.end_of(first) <= stop:
-                for _, pattern, after in interrogatives.starting_at(tokens, first):
-                    if tokens.end_of(after - 1) > stop:
-                        continue  # a match must stay inside its sentence
-                    if pattern.language is not None and not language:
-                        language.append(language_of(message, view.rules.languages)[0])
-                    if pattern.language is None or applies(pattern, language[0]):
-                        return pattern.id
+        first = _TOKEN_CHAR.search(folded, start, stop) if not statement else None
+        if first is not None and tokens.starts_token(first.start()):
+            for _, pattern, end_offset in interrogatives.starting_at(tokens, first.start()):
+                if end_offset > stop:
+                    continue  # a match must stay inside its sentence
+                if pattern.language is not None and not language:
+                    language.append(language_of(message, view.rules.languages)[0])
+                if pattern.language is None or applies(pattern, language[0]):
+                    return pattern.id
         start = end.end() if end is not None else len(folded)
     return None

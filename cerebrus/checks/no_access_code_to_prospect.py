@@ -7,7 +7,7 @@ from cerebrus.registry import check
 from cerebrus.text import mask_code
 from cerebrus.tokens import TokenizedText, first_piece, tokens_of
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, Scope
+from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span
 
 RULE_ENTRY = "access_code.whole_token"
 FEW_CODES = 16
@@ -15,9 +15,10 @@ FEW_CODES = 16
 # The finding most turns get, built once at import (a shared finding costs nothing per call).
 NO_CODE = passed("no_access_code", "The draft contains no access code.")
 
-CodeIndex = tuple[dict[str, str], dict[tuple[str, ...], str], frozenset[bytes] | None]
-"""Codes by their one folded token, codes that are several tokens (`12 34`) by their tokens, and the
-first pieces of every code (a draft holding none of them holds no code; None: cannot tell)."""
+CodeIndex = tuple[dict[str, str], dict[tuple[str, ...], str], frozenset[bytes] | None, bool]
+"""Codes by their one folded token; codes that are several tokens (`12 34`) by their tokens; the
+first pieces of every code (a draft holding none of them holds no code; None: cannot tell); and
+whether there are few enough codes to search for each one in the draft."""
 
 
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.BLOCK)
@@ -31,36 +32,29 @@ def no_access_code_to_prospect(view: TurnView) -> Finding:
         return not_applicable("The turn answers no inbound message, so nobody is known to receive it.")
     if view.answered.role != "prospect":
         return not_applicable(f"The turn answers a {view.answered.role}, not a prospect.")
-    single, multiple, pieces = _index(view)
+    single, multiple, pieces, few = _index(view)
     tokens = view.tokens
-    found: list[tuple[int, int, str]] = []
-    # A few codes: a substring search each says whether any can be there; many: set operations on
-    # the draft's pieces (no code's piece in the draft, no code). Then one look-up per token.
-    folded = tokens.folded.folded
-    if len(single) + len(multiple) <= FEW_CODES:
-        candidates = any(code in folded for code in single) or any(parts[0] in folded for parts in multiple)
+    if few:
+        # A few codes: find each where it stands in the folded draft and read the token there.
+        spans = _found_where_they_stand(tokens, single, multiple)
+    elif pieces is not None and pieces.isdisjoint(tokens.pieces):
+        # Many codes: no code's first piece among the draft's pieces, no code (set operations).
+        return NO_CODE
     else:
-        candidates = pieces is None or not pieces.isdisjoint(tokens.pieces)
-    if candidates:
-        for position, word in enumerate(tokens.words):
-            code = single.get(word)
-            if code is not None:
-                found.append((position, position + 1, code))
-        for parts, code in multiple.items():
-            found.extend((start, start + len(parts), code) for start in _runs(tokens, parts))
-    if not found:
+        spans = _found_token_by_token(tokens, single, multiple)
+    if not spans:
         return NO_CODE
     # The quote is left out on purpose: a receipt may never hold the code in clear.
     evidence = [
         Evidence(
             message_id=view.message.id,
             turn_id=view.turn.id,
-            span=tokens.span(start, stop),
+            span=span,
             fact_key="access_codes",
             detail=f"access code {mask_code(code)} sent to a prospect",
             rule_entry=RULE_ENTRY,
         )
-        for start, stop, code in sorted(found)
+        for span, code in sorted(spans, key=lambda found: found[0].start)
     ]
     return failed("access_code_to_prospect", "The draft gives a prospect an access code.", *evidence)
 
@@ -86,16 +80,46 @@ def _index(view: TurnView) -> CodeIndex:
                 pieces = None
             elif pieces is not None:
                 pieces.add(piece)
-        index = (single, multiple, None if pieces is None else frozenset(pieces))
+        few = len(single) + len(multiple) <= FEW_CODES
+        index = (single, multiple, None if pieces is None else frozenset(pieces), few)
         derived[memo_key] = index
     return index
 
 
-def _runs(tokens: TokenizedText, parts: tuple[str, ...]) -> list[int]:
-    """Where a several-token code stands as consecutive tokens."""
+def _found_where_they_stand(
+    tokens: TokenizedText, single: dict[str, str], multiple: dict[tuple[str, ...], str]
+) -> list[tuple[Span, str]]:
+    """Each occurrence of a code's first token in the folded draft that starts a token, when the
+    tokens from there are the code's: a substring search per code, no tokenizing the whole draft."""
+    folded = tokens.folded.folded
+    wanted: list[tuple[tuple[str, ...], str]] = [((word,), code) for word, code in single.items()]
+    wanted.extend(multiple.items())
+    found: list[tuple[Span, str]] = []
+    for parts, code in wanted:
+        offset = folded.find(parts[0])
+        while offset >= 0:
+            if tokens.starts_token(offset):
+                words, bounds = tokens.window(offset, len(parts))
+                if tuple(words) == parts:
+                    found.append((tokens.folded.span(offset, bounds[-1][1]), code))
+            offset = folded.find(parts[0], offset + 1)
+    return found
+
+
+def _found_token_by_token(
+    tokens: TokenizedText, single: dict[str, str], multiple: dict[tuple[str, ...], str]
+) -> list[tuple[Span, str]]:
+    """One look-up per token, however many codes are on file."""
     words = tokens.words
-    return [
-        start
-        for start in tokens.starts(frozenset(parts[:1]))
-        if tuple(words[start : start + len(parts)]) == parts
+    found = [
+        (tokens.span(position, position + 1), code)
+        for position, word in enumerate(words)
+        if (code := single.get(word)) is not None
     ]
+    for parts, code in multiple.items():
+        found.extend(
+            (tokens.span(start, start + len(parts)), code)
+            for start in tokens.starts(frozenset(parts[:1]))
+            if tuple(words[start : start + len(parts)]) == parts
+        )
+    return found

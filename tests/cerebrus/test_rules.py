@@ -112,6 +112,10 @@ enabled = false
 id = "narration.vector_store"
 pattern = "(the | our) vector (store | index)"
 
+[[narration]]
+id = "narration.cant_retrieve_en"
+pattern = "(i | we) {unable} (find | see) (it | that)"
+
 [[promises]]
 id = "vendor_visit"
 patterns = [
@@ -122,11 +126,15 @@ patterns = [
         encoding="utf-8",
     )
     rules = load_rules(path)
-    draft = "The database is fine, and our vector index too. Our crew will be there; a plumber will fix it."
+    draft = (
+        "The database is fine, and our vector index too. Our crew will be there; a plumber will fix it. "
+        "I can't find it, I can't look up more."
+    )
     conversation = ConversationBuilder().inbound("Hi").reply(draft, steps=[claude(draft)]).build()
     narration = run_check(conversation, "no_internal_narration", rules)
     assert [(e.quote, e.rule_entry) for e in narration.evidence] == [
-        ("our vector index", "narration.vector_store")
+        ("our vector index", "narration.vector_store"),
+        ("I can't find it", "narration.cant_retrieve_en"),  # replaced: "look up" no longer fires
     ]
     promise = run_check(conversation, "no_ungrounded_policy_claim", rules)
     assert [(e.quote, e.rule_entry) for e in promise.evidence] == [
@@ -134,7 +142,8 @@ patterns = [
     ]
     # The defaults still see what the file switched off.
     assert [e.rule_entry for e in run_check(conversation, "no_internal_narration").evidence] == [
-        "machinery.database"
+        "machinery.database",
+        "narration.cant_retrieve_en",
     ]
     assert [e.rule_entry for e in run_check(conversation, "no_ungrounded_policy_claim").evidence] == [
         "visit.trade_en"
@@ -164,6 +173,11 @@ patterns = [
             "slot.toml",
             "[[narration]]\nid = 'narration.mine'\npattern = \"our {gizmo}\\n  is down\"",
             "pattern narration.mine: unknown slot {gizmo} (define it under slots)",
+        ),
+        (
+            "pattern_language.toml",
+            "[[narration]]\nid = 'narration.mine'\nlanguage = 'xx'\npattern = 'x'",
+            "unknown ISO 639-1 language code: xx",
         ),
         (
             "dup.toml",

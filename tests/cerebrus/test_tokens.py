@@ -77,11 +77,13 @@ def test_every_tokens_first_piece_is_among_the_texts_pieces(text: str) -> None:
 
 @given(st.text(alphabet=st.sampled_from(list("aZé9 '-.,_\u2010ßﬁ¼İ\u0301!")), max_size=40))
 def test_spans_agree_with_the_token_regex(text: str) -> None:
-    # The lazily found bounds (one find per token) are exactly the regex's match spans.
+    # The lazily found bounds (one find per token) and the windows are exactly the regex's matches.
     tokens = TokenizedText(text)
     folded = tokens.folded.folded
     expected = [match.span() for match in _TOKEN.finditer(folded)]
     assert [m.group() for m in _TOKEN.finditer(folded)] == list(tokens.words)
     for index, (start, end) in enumerate(expected):
-        assert tokens.end_of(index) == end
-        assert tokens.token_at_offset(start) == index
+        assert tokens.span(index, index + 1) == tokens.folded.span(start, end)
+        assert tokens.starts_token(start)
+        words, bounds = tokens.window(start, 3)
+        assert (words[0], bounds[0]) == (tokens.words[index], (start, end))
