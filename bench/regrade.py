@@ -50,20 +50,20 @@ def build(path: Path, conversations: int) -> None:
     engine.dispose()
 
 
-def child(path: Path, count: int) -> None:
-    """Runs in a fresh process: regrade the first `count` conversations; print seconds and MB."""
+def child(path: Path, count: int, traced: bool) -> None:
+    """Runs in a fresh process: regrade the first `count` conversations; print seconds or peak MB."""
     engine = create_db_engine(f"sqlite:///{path}")
     store = Store(engine)
     changed = Rules.model_validate({"thresholds": {"token_budget": 59_999}})  # a new rubric version
-    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    regrade(store, changed, BASE, BASE + timedelta(seconds=1), dry_run=True)  # warm: models, caches
+    if traced:
+        tracemalloc.start()
     started = time.perf_counter()
     report = regrade(store, changed, BASE, BASE + timedelta(seconds=count), dry_run=True)
     elapsed = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak_mb = tracemalloc.get_traced_memory()[1] / 2**20 if traced else 0.0
     assert report.regraded == count, report
-    print(
-        json.dumps({"seconds": elapsed, "growth_mb": (peak - baseline) / 1024, "regraded": report.regraded})
-    )
+    print(json.dumps({"seconds": elapsed, "peak_mb": peak_mb}))
 
 
 def measure(path: Path, count: int) -> dict[str, float]:
