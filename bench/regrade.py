@@ -18,6 +18,7 @@ import json
 import subprocess
 import sys
 import time
+import tracemalloc
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
