@@ -156,7 +156,10 @@ def make_web_app(smith: Smith) -> web.Application:
     # A little over the document limit, so an oversize body is answered 413 by us, with a reason.
     application = web.Application(client_max_size=2 * 1024 * 1024 + 64 * 1024)
     judge_owed = smith.judge_worker.wake if smith.judge_worker is not None else None
-    application.router.add_post("/v1/conversations", make_ingest_handler(smith.ingestor, token, judge_owed))
+    ingest = make_ingest_handler(
+        smith.ingestor, token, judge_owed, deadline_seconds=smith.settings.ingest_deadline_seconds
+    )
+    application.router.add_post("/v1/conversations", ingest)
     application.router.add_get("/healthz", handle_healthz)
     channels = smith.membership.channels_not_joined if smith.membership is not None else None
     application.router.add_get("/readyz", make_readyz_handler(smith.store, smith.relay, channels))

@@ -118,7 +118,10 @@ def digest_sections(
         ),
         ("Tool errors recovered by a retry (last week → this week)", recovered),
         ("Rules people disagree with (7 days, top 5)", rule_disagreements or ["not measured"]),
-        ("Fixture sweep", [_parked_line(unit.fixtures.parked_count())]),
+        (
+            "Set aside after repeated failures",
+            [_parked_line(unit.fixtures.parked_count()), _parked_events_line(unit.inbox.parked_count())],
+        ),
     ]
 
 
@@ -133,6 +136,13 @@ def root_cause_lines(unit: Unit, now: datetime, *, top: int = 5) -> list[DigestL
         url = signature.tracker_url or ""
         lines.append(LinkLine(url, line) if url.startswith(("https://", "http://")) else line)
     return lines or ["no ours failures this week"]
+
+
+def _parked_events_line(parked: int) -> str:
+    if parked == 0:
+        return "no Slack event parked"
+    plural = "s" if parked != 1 else ""
+    return f"{parked} Slack event{plural} parked after repeated failures (each keeps its error in the inbox)"
 
 
 def _parked_line(parked: int) -> str:

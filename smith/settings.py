@@ -47,6 +47,10 @@ class Settings(BaseSettings):
     # Listening: an ack waits at most this long for its inbox row (Slack gives up after 3 seconds, so
     # keep it under that), and an event that fails this many times is parked, not retried for ever.
     inbox_deadline_seconds: float = Field(default=2.0, gt=0, le=60, validation_alias="SMITH_INBOX_DEADLINE")
+    # The platform's request waits at most this long for a stalled database before a 503 (it retries).
+    ingest_deadline_seconds: float = Field(
+        default=10.0, gt=0, le=300, validation_alias="SMITH_INGEST_DEADLINE"
+    )
     inbox_max_attempts: int = Field(default=5, ge=1, validation_alias="SMITH_INBOX_MAX_ATTEMPTS")
 
     # Delivery (the outbox relay)

@@ -18,7 +18,7 @@ def settings() -> Settings:
 
 def open_store(*, migrated: bool = True) -> Store:
     """A store on the configured database; refuses an unmigrated one unless told otherwise."""
-    engine = create_db_engine(settings().database_url)
+    engine = create_db_engine(settings().database_url, timeouts=settings().database_timeouts)
     if migrated:
         require_migrated(engine)
     return Store(engine)

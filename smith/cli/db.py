@@ -13,7 +13,7 @@ app = typer.Typer(help="Database migrations.", no_args_is_help=True)
 @app.command("upgrade")
 def upgrade_command() -> None:
     """Migrate the configured database to the latest schema."""
-    engine = create_db_engine(settings().database_url)
+    engine = create_db_engine(settings().database_url, timeouts=settings().database_timeouts)
     before = current_revision(engine)
     upgrade(engine)
     after = current_revision(engine)
@@ -27,5 +27,5 @@ def upgrade_command() -> None:
 @app.command("current")
 def current_command() -> None:
     """Show the database's schema revision and the latest one."""
-    engine = create_db_engine(settings().database_url)
+    engine = create_db_engine(settings().database_url, timeouts=settings().database_timeouts)
     typer.echo(f"current: {current_revision(engine) or 'empty'} · latest: {head_revision()}")

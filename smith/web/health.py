@@ -30,6 +30,7 @@ PROBE_DEADLINE_SECONDS = 3.0
 class DatabaseState:
     problem: str | None
     parked_events: int
+    parked_verdicts: int = 0
 
 
 class DatabaseProbe:
@@ -54,7 +55,7 @@ class DatabaseProbe:
         try:
             require_migrated(self._store.engine)
             with self._store.unit() as unit:
-                return DatabaseState(None, unit.inbox.parked_count())
+                return DatabaseState(None, unit.inbox.parked_count(), unit.fixtures.parked_count())
         except DatabaseError as exc:
             return DatabaseState(str(exc), 0)
         except Exception as exc:  # a timeout or a dropped connection: one line, not a traceback
@@ -86,6 +87,8 @@ def make_readyz_handler(
             "problems": problems,
             # Reported, not fatal: events given up on after repeated failures, each with its error.
             "inbox_parked": database.parked_events,
+            # Likewise: verdicts the nightly sweep set aside after repeated failures (the Fixture ledger).
+            "sweep_parked": database.parked_verdicts,
         }
         if channels_not_joined is not None and database.problem is None:
             # Reported, not fatal: posts there fail loudly instead. Left out when Slack is slow to say.

@@ -30,10 +30,16 @@ def _problem(status: int, message: str, **extra: object) -> web.Response:
 
 
 def make_ingest_handler(
-    ingestor: Ingestor, token: str | None, judge_owed: Callable[[], None] | None = None
+    ingestor: Ingestor,
+    token: str | None,
+    judge_owed: Callable[[], None] | None = None,
+    *,
+    deadline_seconds: float = 10.0,
 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """`judge_owed` is told when an ingest left a judgement owed (it wakes the judge worker): the
-    request never waits for the judge lane."""
+    request never waits for the judge lane. `deadline_seconds` bounds the storing: a database that
+    hangs (rather than refuses) is answered 503 in time, and the platform's retry finds the document
+    stored once or not at all (ingest is one transaction; a re-send of a stored document is a no-op)."""
     expected = f"Bearer {token}".encode() if token else None
 
     async def handle_ingest(request: web.Request) -> web.StreamResponse:
@@ -59,7 +65,20 @@ def make_ingest_handler(
             status = 413 if "2 MiB" in str(violation) else 422
             return _problem(status, "the document breaks the contract", errors=violation.as_json())
         try:
-            result = await asyncio.to_thread(ingestor.ingest, conversation)
+            result = await asyncio.wait_for(
+                asyncio.to_thread(ingestor.ingest, conversation), deadline_seconds
+            )
+        except TimeoutError:
+            # The worker thread may still finish once the database answers; the retry then finds the
+            # document stored and changes nothing.
+            log.error(
+                "ingest of %s took longer than %.0f s: the database is not answering",
+                conversation.conversation_id,
+                deadline_seconds,
+            )
+            return web.json_response(
+                {"error": "storage not answering; retry later"}, status=503, headers={"Retry-After": "30"}
+            )
         except SQLAlchemyError as exc:
             # The type only: the message may quote the document's values (names, phones, codes).
             log.error(

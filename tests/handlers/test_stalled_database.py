@@ -129,3 +129,39 @@ async def test_a_stalled_database_never_holds_the_ack_and_loses_nothing_acked(en
             print(
                 f"acks during the stall: {[f'{s} in {t:.2f}s' for s, t in answers]}; /readyz {elapsed:.2f}s"
             )
+
+
+@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+async def test_ingest_answers_503_in_time_when_the_database_stalls_and_the_retry_stores_it_once(
+    engine: Engine,
+) -> None:
+    """Reproduction: with PostgreSQL stalled, `POST /v1/conversations` waited 180 s. Now it answers 503
+    (Retry-After) within its deadline, and the platform's retry after the stall stores the document
+    exactly once, whether or not the stalled attempt finished behind the 503."""
+    from tests.conftest import load_demo
+
+    host, port = engine.url.host or "127.0.0.1", engine.url.port or 5432
+    deadline = 2.0
+    with StallingProxy(host, port) as proxy:
+        proxied = engine.url.set(host=proxy.host, port=proxy.port).render_as_string(hide_password=False)
+        async with FakeSlack.running(post_window_s=0.0) as fake:
+            settings = settings_for(
+                proxied, fake, SMITH_INGEST_TOKEN="ingest-secret", SMITH_INGEST_DEADLINE=deadline
+            )
+            smith = smith_app.build(settings)
+            async with serving(smith) as client:
+                headers = {"Authorization": "Bearer ingest-secret", "Content-Type": "application/json"}
+                document = load_demo(LAMPLITER)
+                proxy.stall()
+                status, elapsed = await _timed(
+                    client.post("/v1/conversations", data=document, headers=headers)
+                )
+                assert status == 503 and elapsed < deadline + 2.0, (status, elapsed)
+
+                proxy.resume()
+                retried = await client.post("/v1/conversations", data=document, headers=headers)
+                assert retried.status == 202
+                assert (await retried.json())["outcome"] in ("new", "unchanged")
+    with Store(engine).unit() as unit:
+        assert unit.conversations.get("c0a80101-lampliter-0001") is not None
+        assert len(unit.grades.for_conversation("c0a80101-lampliter-0001")) == 2  # stored once

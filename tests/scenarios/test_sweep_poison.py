@@ -7,6 +7,7 @@ Long ids make bounded file names that still tell every (conversation, turn) pair
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +18,7 @@ from gradecore.vocabulary import Level
 from scheduler import JobConfig, Jobs
 from smith.digest import digest_sections
 from smith.sweep.job import PARK_AFTER_ATTEMPTS, run_sweep
+from smith.web.health import DatabaseProbe
 from tests.conftest import load_demo
 from tests.scenarios.sweep_world import MORNING, files_under, record_every_kind
 from tests.scheduling.world import BIRCHWOOD_RENT, add_grader, fixtures, ingest, react
@@ -94,7 +96,13 @@ def test_a_failing_verdict_is_counted_then_parked_and_never_blocks_the_rest(
     with store.unit() as unit:
         assert unit.fixtures.parked_count() == 1
         sections = dict(digest_sections(unit, datetime(2026, 12, 1, tzinfo=UTC), judge_drift=None))
-    assert sections["Fixture sweep"] == ["1 verdict parked after repeated failures (see the Fixture ledger)"]
+    assert sections["Set aside after repeated failures"] == [
+        "1 verdict parked after repeated failures (see the Fixture ledger)",
+        "no Slack event parked",
+    ]
+    # /readyz reports it too (reported, not fatal).
+    state = asyncio.run(DatabaseProbe(store).state())
+    assert (state.problem, state.parked_verdicts) == (None, 1)
 
 
 def test_a_failed_verdict_that_heals_is_written_on_the_next_run(store: Store, tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ def test_every_section_is_present(store: Store) -> None:
         "Judge drift (a frozen sample graded again)",
         "Tool errors recovered by a retry (last week → this week)",
         "Rules people disagree with (7 days, top 5)",
-        "Fixture sweep",
+        "Set aside after repeated failures",
     ]
 
 

@@ -132,7 +132,7 @@ async def test_readyz_needs_the_relay_to_have_ticked(client: Client, smith: wiri
     await smith.relay.run_once()
     after = await client.get("/readyz")
     assert after.status == 200
-    assert (await after.json()) == {"status": "ok", "problems": {}, "inbox_parked": 0}
+    assert (await after.json()) == {"status": "ok", "problems": {}, "inbox_parked": 0, "sweep_parked": 0}
 
 
 async def test_readyz_is_503_on_an_unmigrated_database(empty_engine: Engine, tmp_path: Path) -> None:
