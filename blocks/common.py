@@ -35,6 +35,7 @@ from blocks.limits import (
 )
 from gradecore.contract import Conversation
 from smith import texts
+from smith.copydeck import CopyDeck
 
 GRADE_EVENT_TYPE = "smith_grade"
 CORRECT_GRADE_ACTION_ID = "smith_correct_grade"
@@ -120,7 +121,11 @@ def other_party_roles(conversation: Conversation) -> list[str]:
 
 
 def fit_lines(
-    lines: Sequence[str], budget: int, max_lines: int | None = None, total: int | None = None
+    lines: Sequence[str],
+    budget: int,
+    max_lines: int | None = None,
+    total: int | None = None,
+    deck: CopyDeck = texts,
 ) -> str:
     """Join as many lines as fit in `budget`, then say how many were left out (`…and 12 more`).
 
@@ -130,7 +135,7 @@ def fit_lines(
     kept: list[str] = []
     for index, line in enumerate(lines):
         left_after = total - index - 1
-        reserve = slack_length("\n" + texts.and_more(total)) if left_after else 0
+        reserve = slack_length("\n" + deck.and_more(total)) if left_after else 0
         if max_lines is not None and len(kept) >= max_lines:
             break
         candidate = "\n".join([*kept, line])
@@ -140,7 +145,7 @@ def fit_lines(
             break
         kept.append(line)
     if len(kept) < total:
-        kept.append(texts.and_more(total - len(kept)))
+        kept.append(deck.and_more(total - len(kept)))
     return "\n".join(kept)
 
 
@@ -158,12 +163,12 @@ def context(*mrkdwn: str) -> ContextBlock:
 
 
 def correct_grade_actions(
-    conversation_id: str, turn_id: str | None, machine_grade_id: str | None
+    conversation_id: str, turn_id: str | None, machine_grade_id: str | None, deck: CopyDeck
 ) -> ActionsBlock:
-    """The "Correct grade" button; its value is what the modal needs to know which item is corrected."""
+    """The "Correct this grade" button; its value tells the modal which item is corrected."""
     value = json.dumps({"c": conversation_id, "t": turn_id, "g": machine_grade_id}, separators=(",", ":"))
     button = ButtonElement(
-        text=clip(texts.CORRECT_GRADE_BUTTON, MAX_BUTTON_TEXT),
+        text=clip(deck.CORRECT_GRADE_BUTTON, MAX_BUTTON_TEXT),
         action_id=CORRECT_GRADE_ACTION_ID,
         value=value,
     )
@@ -175,10 +180,10 @@ def bold(mrkdwn: str) -> str:
 
 
 def listed_section(
-    heading: str, lines: Sequence[str], max_lines: int, total: int | None = None
+    heading: str, lines: Sequence[str], max_lines: int, total: int | None = None, deck: CopyDeck = texts
 ) -> SectionBlock:
     """A bold heading over bullet lines, summarised (`…and 12 more`) past `max_lines` or the size limit."""
     head = bold(escape(heading))
     budget = MAX_SECTION_TEXT - slack_length(head) - 1
-    body = fit_lines(lines, budget, max_lines=max_lines, total=total)
+    body = fit_lines(lines, budget, max_lines=max_lines, total=total, deck=deck)
     return section(f"{head}\n{body}")
