@@ -108,6 +108,7 @@ def build(
         rules=rules,
         post=transport is not None,
         conversation_url_template=settings.conversation_url_template,
+        max_thread_replies=settings.max_thread_replies,
     )
     smith = Smith(settings, store, rules, ingestor, build_judge(settings, rules), transport, relay)
     attach_slack(smith)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from slack_sdk.models.blocks import (
     ActionsBlock,
@@ -30,6 +31,7 @@ from blocks.limits import (
     MAX_CONTEXT_TEXT,
     MAX_HEADER_TEXT,
     MAX_SECTION_TEXT,
+    MAX_URL,
     clip,
     slack_length,
 )
@@ -187,3 +189,14 @@ def listed_section(
     budget = MAX_SECTION_TEXT - slack_length(head) - 1
     body = fit_lines(lines, budget, max_lines=max_lines, total=total, deck=deck)
     return section(f"{head}\n{body}")
+
+
+def conversation_link(url: str | None, label: str) -> list[str]:
+    """A mrkdwn link, or nothing when there is no usable URL (a broken link is worse than none)."""
+    if not url or not url.startswith(("https://", "http://")):
+        return []
+    # `<`, `>` and `|` would end the link early; spaces would break it.
+    safe = quote(url, safe=":/?#[]@!$&'()*+,;=%~-._")
+    if len(safe) > MAX_URL:
+        return []
+    return [f"<{safe.replace('&', '&amp;')}|{escape(label)}>"]

@@ -6,14 +6,13 @@ in the thread replies, so the parent stays the same size however many turns were
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 from slack_sdk.models.blocks import Block
 
 from blocks.common import (
     PostContent,
     access_codes,
     context,
+    conversation_link,
     correct_grade_actions,
     escape,
     grade_metadata,
@@ -30,7 +29,7 @@ from blocks.dimensions import (
     failure_line,
     receipts_for,
 )
-from blocks.limits import MAX_FALLBACK_TEXT, MAX_URL, clip
+from blocks.limits import MAX_FALLBACK_TEXT, clip
 from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade
 from smith.copydeck import deck_for
@@ -87,7 +86,8 @@ def build_conversation_blocks(
         len(grade.scope.checks_run), [(item.check, item.why.value) for item in grade.scope.not_checked]
     )
     blocks.append(context(escape(mask_codes(scope, codes))))
-    blocks.append(context(*_link(conversation_url, texts.OPEN_CONVERSATION), escape(texts.how_to_respond())))
+    link = conversation_link(conversation_url, texts.OPEN_CONVERSATION)
+    blocks.append(context(*link, escape(texts.how_to_respond())))
     blocks.append(correct_grade_actions(grade.conversation_id, None, machine_grade_id, texts))
 
     fallback = texts.conversation_fallback(headline, where, flagged_line)
@@ -96,14 +96,3 @@ def build_conversation_blocks(
         text=clip(escape(fallback), MAX_FALLBACK_TEXT),
         metadata=grade_metadata(grade.conversation_id, None, machine_grade_id, idempotency_key),
     )
-
-
-def _link(url: str | None, label: str) -> list[str]:
-    """A mrkdwn link, or nothing when there is no usable URL (a broken link is worse than none)."""
-    if not url or not url.startswith(("https://", "http://")):
-        return []
-    # `<`, `>` and `|` would end the link early; spaces would break it.
-    safe = quote(url, safe=":/?#[]@!$&'()*+,;=%~-._")
-    if len(safe) > MAX_URL:
-        return []
-    return [f"<{safe.replace('&', '&amp;')}|{escape(label)}>"]

@@ -54,6 +54,7 @@ class Ingestor:
     registry: CheckRegistry | None = None
     post: bool = True  # SMITH_POST_MODE=off grades and stores only
     conversation_url_template: str | None = None
+    max_thread_replies: int = 10
 
     def is_unchanged(self, conversation: Conversation) -> bool:
         """True when this exact document was already ingested (skip the judge lane's tokens)."""
@@ -85,6 +86,8 @@ class Ingestor:
                     ids,
                     channel=known.slack_channel_id,
                     conversation_url=self._url(conversation.conversation_id),
+                    locale=known.locale,
+                    max_thread_replies=self.max_thread_replies,
                 )
             return IngestResult(
                 conversation.conversation_id,

@@ -34,6 +34,8 @@ class Settings(BaseSettings):
         default=None, validation_alias="SMITH_CONVERSATION_URL_TEMPLATE"
     )
     dry_run_dir: Path | None = Field(default=None, validation_alias="SMITH_DRY_RUN_DIR")
+    # Turn replies per conversation thread; past it, one reply lists the rest (a busy thread is unread).
+    max_thread_replies: int = Field(default=10, ge=1, le=45, validation_alias="SMITH_MAX_THREAD_REPLIES")
 
     # Delivery (the outbox relay)
     channel_interval_seconds: float = Field(default=1.0, gt=0, validation_alias="SMITH_CHANNEL_INTERVAL")

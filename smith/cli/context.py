@@ -38,4 +38,5 @@ def ingestor(store: Store) -> Ingestor:
         rules=rules(),
         post=current.post_mode != "off",
         conversation_url_template=current.conversation_url_template,
+        max_thread_replies=current.max_thread_replies,
     )
