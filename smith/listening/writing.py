@@ -6,12 +6,12 @@ the caller marks the row processed in the same transaction, so an act is never h
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from gradecore.entities import PendingAct
 from gradecore.store import Unit
-from smith import texts
-from smith.acts import record_act
+from smith.acts import HumanAct, record_act
+from smith.copydeck import CopyDeck, deck_for
 from smith.listening.identity import Resolution
 from smith.listening.interpret import PlannedAct
 from smith.listening.notify import queue_ephemeral
@@ -48,8 +48,10 @@ def record(unit: Unit, planned: PlannedAct, user_id: int) -> str:
     recorded = record_act(unit, act, user_id, planned.machine)
     if recorded.duplicate:
         return "duplicate"
+    if act.signal == "correction" and act.expected_level is not None and act.slack_channel:
+        _confirm(unit, planned, recorded.verdicts[0].principles if recorded.verdicts else [])
     if planned.hint is not None:
-        title, body = texts.note_hint()
+        title, body = _deck(unit, act).note_hint()
         queue_ephemeral(
             unit,
             key=planned.hint.key,
@@ -74,7 +76,7 @@ def park(unit: Unit, planned: PlannedAct) -> str:
         )
     )
     if act.slack_channel:
-        title, body = texts.not_linked()
+        title, body = _deck(unit, act).not_linked()
         queue_ephemeral(
             unit,
             key=f"unlinked:{act.slack_channel}:{act.slack_user_id}",
@@ -84,3 +86,26 @@ def park(unit: Unit, planned: PlannedAct) -> str:
             body=body,
         )
     return PARKED
+
+
+def _confirm(unit: Unit, planned: PlannedAct, principles: Sequence[str]) -> None:
+    """Tell the person what their correction recorded (level, reason, principles as stored), so they
+    know it counted; once per act."""
+    act = planned.act
+    assert act.slack_channel is not None and act.expected_level is not None
+    title, body = _deck(unit, act).confirmation(act.expected_level.value, act.note, principles)
+    queue_ephemeral(
+        unit,
+        key=f"confirm:{act.act_key}",
+        channel=act.slack_channel,
+        user=act.slack_user_id,
+        title=title,
+        body=body,
+        thread_ts=planned.thread_ts,
+    )
+
+
+def _deck(unit: Unit, act: HumanAct) -> CopyDeck:
+    """The copy deck of the property the act is about: people are answered in its language."""
+    prop = unit.properties.get(act.target.property_id)
+    return deck_for(prop.locale if prop is not None else None)
