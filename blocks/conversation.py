@@ -30,6 +30,7 @@ from blocks.dimensions import (
     receipts_for,
 )
 from blocks.limits import MAX_FALLBACK_TEXT, clip
+from blocks.reviewed import reviewed_block
 from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade
 from smith.copydeck import deck_for
@@ -45,8 +46,10 @@ def build_conversation_blocks(
     conversation_url: str | None,
     idempotency_key: str,
     locale: str | None = None,
+    reviewed: str | None = None,
 ) -> PostContent:
-    """The parent post for one flagged conversation, in `locale` (by default the conversation's)."""
+    """The parent post for one flagged conversation, in `locale` (by default the conversation's),
+    with its reviewed-by line when someone has reviewed it."""
     texts = deck_for(locale or conversation.property.locale)
     codes = access_codes(conversation)
     # Masked even though they come from the grader and the ledger: no code reaches Slack by any route.
@@ -88,6 +91,8 @@ def build_conversation_blocks(
     blocks.append(context(escape(mask_codes(scope, codes))))
     link = conversation_link(conversation_url, texts.OPEN_CONVERSATION)
     blocks.append(context(*link, escape(texts.how_to_respond())))
+    if reviewed is not None:
+        blocks.append(reviewed_block(reviewed))
     blocks.append(correct_grade_actions(grade.conversation_id, None, machine_grade_id, texts))
 
     fallback = texts.conversation_fallback(headline, where, flagged_line)

@@ -73,6 +73,13 @@ class CopyDeck(Protocol):
     def confirmation(self, level: str | None, reason: str | None, tags: Sequence[str]) -> tuple[str, str]: ...
     def modal_machine_said(self, level: str, headline: str) -> str: ...
     def modal_level_option(self, level: str) -> str: ...
+    def reviewed_line(
+        self,
+        ups: Sequence[str],
+        downs: Sequence[str],
+        corrections: Sequence[tuple[str, str]],
+        notes: Sequence[str],
+    ) -> str: ...
 
 
 _DECKS: dict[str, CopyDeck] = {"en": texts, "es": texts_es}

@@ -375,6 +375,24 @@ def confirmation(level: str | None, reason: str | None, tags: Sequence[str]) -> 
     return "Thanks — your correction counts", "\n".join(lines)
 
 
+# --- who reviewed a post -------------------------------------------------------------------------
+
+
+def reviewed_line(
+    ups: Sequence[str], downs: Sequence[str], corrections: Sequence[tuple[str, str]], notes: Sequence[str]
+) -> str:
+    """`Reviewed: 👍 María · correction by Sam → PASS`: who has reviewed this post, kept current."""
+    parts = []
+    if ups:
+        parts.append("👍 " + ", ".join(ups))
+    if downs:
+        parts.append("👎 " + ", ".join(downs))
+    parts += [f"correction by {name} → {level.upper()}" for name, level in corrections]
+    if notes:
+        parts.append("note by " + ", ".join(notes))
+    return "Reviewed: " + " · ".join(parts) if parts else "Not reviewed yet"
+
+
 MODAL_TITLE = "Correct the grade"
 MODAL_SUBMIT = "Save"
 MODAL_CLOSE = "Cancel"

@@ -348,6 +348,23 @@ def confirmation(level: str | None, reason: str | None, tags: Sequence[str]) -> 
     return "Gracias — tu corrección cuenta", "\n".join(lines)
 
 
+# --- who reviewed a post -------------------------------------------------------------------------
+
+
+def reviewed_line(
+    ups: Sequence[str], downs: Sequence[str], corrections: Sequence[tuple[str, str]], notes: Sequence[str]
+) -> str:
+    parts = []
+    if ups:
+        parts.append("👍 " + ", ".join(ups))
+    if downs:
+        parts.append("👎 " + ", ".join(downs))
+    parts += [f"corrección de {name} → {level.upper()}" for name, level in corrections]
+    if notes:
+        parts.append("nota de " + ", ".join(notes))
+    return "Revisado: " + " · ".join(parts) if parts else "Sin revisar todavía"
+
+
 MODAL_TITLE = "Corregir calificación"
 MODAL_SUBMIT = "Guardar"
 MODAL_CLOSE = "Cancelar"

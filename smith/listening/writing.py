@@ -15,6 +15,7 @@ from smith.copydeck import CopyDeck, deck_for
 from smith.listening.identity import Resolution
 from smith.listening.interpret import PlannedAct
 from smith.listening.notify import queue_ephemeral
+from smith.outbox.reviewed import refresh_reviewed_lines
 
 PARKED = "pending: Slack user not linked to a staff user"
 
@@ -28,6 +29,18 @@ def prefetch(unit: Unit, acts: Iterable[tuple[PlannedAct, int]]) -> None:
         for planned, user_id in acts
         if planned.act.signal == "retraction"  # only a retraction reads the grader's earlier acts
     )
+
+
+def after_recording(unit: Unit, outcomes: Iterable[tuple[object, object]]) -> None:
+    """Once per batch of (plan, outcome): the parents whose reviews changed get their reviewed-by line
+    edited (an act that was a duplicate, ignored or parked changes nothing anyone sees)."""
+    changed = [
+        plan.act.target.conversation_id
+        for plan, outcome in outcomes
+        if isinstance(plan, PlannedAct) and isinstance(outcome, str) and outcome.startswith("recorded")
+    ]
+    if changed:
+        refresh_reviewed_lines(unit, changed)
 
 
 def write_for(unit: Unit, planned: PlannedAct, who: Resolution) -> str:

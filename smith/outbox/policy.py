@@ -24,6 +24,11 @@ from gradecore.entities import SlackPost
 from gradecore.grades import ConversationGrade, TurnGrade
 from gradecore.store import Unit
 from gradecore.store.outbox import PENDING, UNROUTED
+from smith.copydeck import deck_for
+from smith.outbox.keys import more_turns_key, parent_key, turn_key
+from smith.outbox.reviewed import refresh_reviewed_lines, reviewed_line
+
+__all__ = ["MORE_TURNS_KIND", "GradeIds", "more_turns_key", "parent_key", "queue_posts", "turn_key"]
 
 
 @dataclass(frozen=True)
@@ -33,18 +38,6 @@ class GradeIds:
     conversation: str
     turns: Mapping[str, str]
     new: frozenset[str]  # which of those were written by this ingest
-
-
-def parent_key(conversation_id: str) -> str:
-    return f"grade:{conversation_id}"
-
-
-def turn_key(conversation_id: str, turn_id: str) -> str:
-    return f"grade:{conversation_id}:turn:{turn_id}"
-
-
-def more_turns_key(conversation_id: str) -> str:
-    return f"grade:{conversation_id}:more-turns"
 
 
 # The kind of the reply listing the turns past the bound: a thread reply, but not a graded item.
@@ -85,7 +78,7 @@ def queue_posts(
             queued.append(post)
         return post
 
-    def parent_content(key: str) -> PostContent:
+    def parent_content(key: str, reviewed: str | None = None) -> PostContent:
         return build_conversation_blocks(
             grade,
             conversation,
@@ -93,6 +86,7 @@ def queue_posts(
             conversation_url=conversation_url,
             idempotency_key=key,
             locale=locale,
+            reviewed=reviewed,
         )
 
     if parent is None:
@@ -100,14 +94,21 @@ def queue_posts(
         parent = add(parent_content(key), key, kind="conversation", machine_grade_id=ids.conversation)
     elif ids.conversation in ids.new:
         key = f"{parent_key(grade.conversation_id)}:edit:{ids.conversation}"
+        # A reviewed post keeps showing who reviewed it: the edit carries the line, and a review edit
+        # still waiting takes the new content too, so neither undoes the other.
+        reviewed = None
+        if unit.verdicts.for_conversations([grade.conversation_id]):
+            reviewed = reviewed_line(unit, grade.conversation_id, deck_for(locale))
         add(
-            parent_content(parent.idempotency_key),  # the edited message keeps the parent's key
+            parent_content(parent.idempotency_key, reviewed),  # the edited message keeps the parent's key
             key,
             kind="conversation",
             operation="update",
             parent_post_id=parent.id,
             machine_grade_id=ids.conversation,
         )
+        if reviewed is not None:
+            refresh_reviewed_lines(unit, [grade.conversation_id], only_waiting=True)
 
     own_replies, listed = _replies_and_list(unit, grade, max_thread_replies)
     for turn in own_replies:
