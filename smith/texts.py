@@ -393,6 +393,37 @@ def reviewed_line(
     return "Reviewed: " + " · ".join(parts) if parts else "Not reviewed yet"
 
 
+# --- the App Home tab ------------------------------------------------------------------------------
+
+HOME_TITLE = "Smith — what waits for you"
+HOME_NOTHING_WAITING = "Nothing is waiting for a review. 🎉"
+HOME_UNLINKED_HEADING = "Slack accounts not linked, with acts waiting (admins)"
+
+
+def home_waiting_heading(total: int) -> str:
+    noun = "post waits" if total == 1 else "posts wait"
+    return f"{total} {noun} for a review (newest first)"
+
+
+def home_waiting_line(headline: str, property_name: str, day: date) -> str:
+    return f"{headline} — {property_name} · {short_date(day)}"
+
+
+def home_my_week(acts: int, judged: int, agreeing: int) -> str:
+    if acts == 0:
+        return "You have not reviewed anything this week."
+    noun = "post" if acts == 1 else "posts"
+    line = f"This week you reviewed {acts} {noun}"
+    if judged:
+        line += f" · you agreed with Smith on {agreeing} of {judged} ({agreeing / judged:.0%})"
+    return line + "."
+
+
+def home_unlinked_line(pending: int) -> str:
+    noun = "act waits" if pending == 1 else "acts wait"
+    return f"{pending} {noun} — link with `/smith link @person their-email`"
+
+
 MODAL_TITLE = "Correct the grade"
 MODAL_SUBMIT = "Save"
 MODAL_CLOSE = "Cancel"

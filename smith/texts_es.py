@@ -365,6 +365,37 @@ def reviewed_line(
     return "Revisado: " + " · ".join(parts) if parts else "Sin revisar todavía"
 
 
+# --- the App Home tab ------------------------------------------------------------------------------
+
+HOME_TITLE = "Smith — lo que te espera"
+HOME_NOTHING_WAITING = "Nada espera revisión. 🎉"
+HOME_UNLINKED_HEADING = "Cuentas de Slack sin vincular, con actos pendientes (administradores)"
+
+
+def home_waiting_heading(total: int) -> str:
+    noun = "publicación espera" if total == 1 else "publicaciones esperan"
+    return f"{total} {noun} revisión (las más recientes primero)"
+
+
+def home_waiting_line(headline: str, property_name: str, day: date) -> str:
+    return f"{headline} — {property_name} · {short_date(day)}"
+
+
+def home_my_week(acts: int, judged: int, agreeing: int) -> str:
+    if acts == 0:
+        return "Esta semana no has revisado nada."
+    noun = "publicación" if acts == 1 else "publicaciones"
+    line = f"Esta semana revisaste {acts} {noun}"
+    if judged:
+        line += f" · coincidiste con Smith en {agreeing} de {judged} ({agreeing / judged:.0%})"
+    return line + "."
+
+
+def home_unlinked_line(pending: int) -> str:
+    noun = "acto pendiente" if pending == 1 else "actos pendientes"
+    return f"{pending} {noun} — vincúlala con `/smith link @persona su-correo`"
+
+
 MODAL_TITLE = "Corregir calificación"
 MODAL_SUBMIT = "Guardar"
 MODAL_CLOSE = "Cancelar"
