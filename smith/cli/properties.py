@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from smith.cli.context import open_store, settings
 from smith.cli.errors import UserError
+from smith.cli.output import JsonOption, print_json, print_table, table
+
+Locale = Literal["en", "es"]  # the locales Smith has a copy deck for (smith/locales.py)
 
 app = typer.Typer(help="Properties and their Slack channels.", no_args_is_help=True)
 
@@ -20,7 +21,7 @@ def set_property(
     property_id: str,
     name: Annotated[str | None, typer.Option(help="Display name")] = None,
     timezone: Annotated[str | None, typer.Option(help="IANA timezone, e.g. America/Los_Angeles")] = None,
-    locale: Annotated[str | None, typer.Option(help="en or es")] = None,
+    locale: Annotated[Locale | None, typer.Option(help="Language of its posts")] = None,
     channel: Annotated[
         str | None, typer.Option(help="Slack channel id (C…) for this property's posts")
     ] = None,
@@ -62,11 +63,23 @@ def _join(channel: str) -> None:
 
 
 @app.command("list")
-def list_properties() -> None:
+def list_properties(as_json: JsonOption = False) -> None:
     """List properties."""
     with open_store().unit() as unit:
-        rows = unit.properties.list()
-    table = Table("id", "name", "timezone", "locale", "channel")
+        rows = [
+            {
+                "id": row.id,
+                "name": row.name,
+                "timezone": row.timezone,
+                "locale": row.locale,
+                "channel": row.slack_channel_id,
+            }
+            for row in unit.properties.list()
+        ]
+    if as_json:
+        print_json(rows)
+        return
+    grid = table("id", "name", "timezone", "locale", "channel")
     for row in rows:
-        table.add_row(row.id, row.name, row.timezone, row.locale, row.slack_channel_id or "not mapped")
-    Console().print(table)
+        grid.add_row(row["id"], row["name"], row["timezone"], row["locale"], row["channel"] or "not mapped")
+    print_table(grid)
