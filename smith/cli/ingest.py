@@ -8,6 +8,7 @@ import typer
 
 from smith.cli.context import ingestor, open_store
 from smith.cli.errors import UserError
+from smith.cli.output import progress
 from smith.documents import parse_documents, read_source
 from smith.ingest import IngestResult
 
@@ -21,13 +22,15 @@ def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or 
         raise UserError(f"{documents[0].where}: {documents[0].violation}")
     ingest_one = ingestor(open_store()).ingest
     rejected = 0
-    for document in documents:
-        if document.conversation is None:
-            assert document.violation is not None
-            rejected += 1
-            typer.echo(f"smith: {document.where}: {document.violation}", err=True)
-            continue
-        typer.echo(describe(ingest_one(document.conversation)))
+    with progress("Ingesting", len(documents)) as advance:
+        for document in documents:
+            if document.conversation is None:
+                assert document.violation is not None
+                rejected += 1
+                typer.echo(f"smith: {document.where}: {document.violation}", err=True)
+            else:
+                typer.echo(describe(ingest_one(document.conversation)))
+            advance()
     if rejected:
         raise UserError(f"{rejected} document(s) rejected; nothing was stored for them")
 

@@ -12,7 +12,7 @@ from rich.console import Console
 from gradecore.entities import utcnow
 from smith.cli.context import open_store, rules, settings
 from smith.cli.errors import UserError
-from smith.cli.output import JsonOption, print_json
+from smith.cli.output import JsonOption, print_json, progress
 from smith.sweep.check import check_fixtures
 from smith.sweep.job import run_sweep
 from smith.tally import compose_tally, queue_tally
@@ -68,7 +68,8 @@ def tally(
 def sweep() -> None:
     """Run the D8 sweep now: new verdicts become anonymized fixture drafts and tickets."""
     directory = settings().fixtures_dir
-    report = run_sweep(open_store(), directory)
+    with progress("Sweeping verdicts", None) as advance:
+        report = run_sweep(open_store(), directory, on_swept=advance)
     kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(report.written.items())) or "nothing new"
     typer.echo(f"swept into {directory}: {kinds} · {len(report.refused)} refused")
     for verdict_id, why in report.refused:

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON (one array of objects) instead")]
@@ -31,3 +40,18 @@ def print_table(grid: Table) -> None:
 
 def print_json(rows: Sequence[Mapping[str, Any]] | Mapping[str, Any]) -> None:
     typer.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
+
+
+@contextmanager
+def progress(what: str, total: int | None) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr while a long job runs (`total` None: a counter with a spinner).
+
+    Shown only in a terminal, and only for more than one item: piped output and logs stay clean.
+    Lines the job prints meanwhile appear above the bar.
+    """
+    console = Console(stderr=True)
+    shown = console.is_terminal and (total is None or total > 1)
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
+    with Progress(*columns, TimeElapsedColumn(), console=console, transient=True, disable=not shown) as bar:
+        task = bar.add_task(what, total=total)
+        yield lambda: bar.advance(task)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -52,8 +53,13 @@ class Draft:
     superseded: bool = False  # the act was retracted or replaced by the same person's later act
 
 
-def run_sweep(store: Store, fixtures_dir: Path, *, batch: int = 200) -> SweepReport:
-    """Sweep every verdict not yet in the ledger; safe to rerun at any point."""
+def run_sweep(
+    store: Store, fixtures_dir: Path, *, batch: int = 200, on_swept: Callable[[], None] | None = None
+) -> SweepReport:
+    """Sweep every verdict not yet in the ledger; safe to rerun at any point.
+
+    `on_swept` is called after each verdict is done (the command line's progress bar).
+    """
     report = SweepReport()
     while True:
         with store.unit() as unit:
@@ -63,6 +69,8 @@ def run_sweep(store: Store, fixtures_dir: Path, *, batch: int = 200) -> SweepRep
             return report
         for draft in drafts:
             _commit(store, fixtures_dir, draft, report)
+            if on_swept is not None:
+                on_swept()
 
 
 def _draft_or_refusal(unit: Unit, verdict: GradeVerdict) -> Draft:

@@ -4,7 +4,10 @@ on every listing, and tables that never cut ids or reasons — run as a subproce
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import get_args
 
@@ -13,6 +16,7 @@ import pytest
 from gradecore.entities import SlackPost
 from smith.cli.properties import Locale
 from smith.locales import SUPPORTED_LOCALES
+from tests.conftest import DEMO_DATA
 from tests.smith.cli.runner import copy_database, migrated_template, reading, run_smith
 
 
@@ -118,3 +122,47 @@ def test_tables_never_cut_ids_or_reasons(workdir: Path) -> None:
     cells = "".join(re.sub(r"[│┃|\s]", "", line) for line in result.stdout.splitlines())
     assert error in cells
     assert "…" not in result.stdout
+
+
+def _with_a_terminal_for_stderr(workdir: Path, *args: str) -> tuple[int, str, str]:
+    """`smith ARGS` with stderr on a pseudo-terminal (where progress bars show) and stdout piped."""
+    master, slave = os.openpty()
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("SMITH_", "SLACK_"))}
+    env |= {"SMITH_DATABASE_URL": f"sqlite:///{workdir / 'smith.db'}", "COLUMNS": "120", "TERM": "xterm"}
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-c", "from smith.cli import main; main()", *args],
+            cwd=workdir,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=slave,
+            timeout=120,
+            check=False,
+        )
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal's other end is closed: everything has been read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(master)
+    return completed.returncode, completed.stdout.decode(), b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_ingesting_many_documents_shows_a_progress_bar_in_a_terminal(workdir: Path) -> None:
+    lines = [json.dumps(json.loads(path.read_text())) for path in sorted(DEMO_DATA.glob("*.json"))]
+    many = workdir / "many.jsonl"
+    many.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    code, out, terminal = _with_a_terminal_for_stderr(workdir, "ingest", str(many))
+    assert code == 0, terminal
+    assert "Ingesting" in terminal and f"{len(lines)}/{len(lines)}" in terminal
+    assert len(out.splitlines()) == len(lines)  # stdout keeps one plain line per document
+
+    piped = run_smith(workdir, "ingest", str(many))  # no terminal: no bar at all
+    assert "Ingesting" not in piped.stdout + piped.stderr
