@@ -102,3 +102,16 @@ def test_smith_demo_honours_the_rules_file_and_the_conversation_link(tmp_path: P
     assert "HOLD · unanswered question" not in finished.stdout
     assert "6 conversations graded · 4 flagged" in finished.stdout
     assert "Open the conversation (https://clara.example/c/c0a80101-lampliter-0001)" in finished.stdout
+
+
+def test_make_clean_removes_everything_the_demo_writes(tmp_path: Path) -> None:
+    before = set(tmp_path.iterdir())
+    finished, _ = run_demo(tmp_path)
+    assert finished.returncode == 0, finished.stderr[-3000:]
+    assert set(tmp_path.iterdir()) != before  # the demo wrote its database and payloads
+    makefile = Path(__file__).resolve().parents[2] / "Makefile"
+    cleaned = subprocess.run(
+        ["make", "-f", str(makefile), "clean"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert cleaned.returncode == 0, cleaned.stderr
+    assert set(tmp_path.iterdir()) == before
