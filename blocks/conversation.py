@@ -91,7 +91,7 @@ def build_conversation_blocks(
     blocks.append(context(escape(mask_codes(scope, codes))))
     link = conversation_link(conversation_url, texts.OPEN_CONVERSATION)
     blocks.append(context(*link, escape(texts.how_to_respond())))
-    if reviewed is not None:
+    if reviewed is not None and reviewed.strip():
         blocks.append(reviewed_block(reviewed))
     blocks.append(correct_grade_actions(grade.conversation_id, None, machine_grade_id, texts))
 

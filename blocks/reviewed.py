@@ -29,7 +29,8 @@ def with_reviewed_line(message: dict[str, Any], line: str) -> dict[str, Any]:
     blocks: list[dict[str, Any]] = [
         block for block in updated.get("blocks") or [] if block.get("block_id") != REVIEWED_BLOCK_ID
     ]
-    at = next((i for i, block in enumerate(blocks) if block.get("type") == "actions"), len(blocks))
-    blocks.insert(at, reviewed_block(line).to_dict())
+    if line.strip():  # an empty context element is refused by Slack: no line then
+        at = next((i for i, block in enumerate(blocks) if block.get("type") == "actions"), len(blocks))
+        blocks.insert(at, reviewed_block(line).to_dict())
     updated["blocks"] = blocks
     return updated
