@@ -6,7 +6,10 @@ the caller marks the row processed in the same transaction, so an act is never h
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from gradecore.entities import PendingAct
 from gradecore.store import Unit
@@ -18,6 +21,7 @@ from smith.listening.notify import queue_ephemeral
 from smith.outbox.reviewed import refresh_reviewed_lines
 
 PARKED = "pending: Slack user not linked to a staff user"
+log = logging.getLogger(__name__)
 
 
 def prefetch(unit: Unit, acts: Iterable[tuple[PlannedAct, int]]) -> None:
@@ -39,8 +43,17 @@ def after_recording(unit: Unit, outcomes: Iterable[tuple[object, object]]) -> No
         for plan, outcome in outcomes
         if isinstance(plan, PlannedAct) and isinstance(outcome, str) and outcome.startswith("recorded")
     ]
-    if changed:
-        refresh_reviewed_lines(unit, changed)
+    if not changed:
+        return
+    # The acts are flushed first, outside the savepoint: rolling back a failed edit must not take
+    # the batch's verdicts with it.
+    unit.session.flush()
+    try:
+        with unit.session.begin_nested():
+            refresh_reviewed_lines(unit, changed)
+    except SQLAlchemyError:
+        # The reviewed-by line is a courtesy; the acts themselves must still be recorded.
+        log.exception("could not queue the reviewed-by edit of %d conversation(s)", len(changed))
 
 
 def write_for(unit: Unit, planned: PlannedAct, who: Resolution) -> str:

@@ -12,6 +12,7 @@ from sqlalchemy import Engine
 from gradecore.entities import utcnow
 from smith.outbox import Relay, RelayConfig
 from smith.outbox.reviewed import EDIT_INTERVAL
+from tests.scenarios.examples import grown_lampliter
 from tests.scenarios.listening import CHANNEL, Scene, running_scene
 
 LAMPLITER = "lampliter-unbacked-promise.json"
@@ -102,3 +103,21 @@ async def test_a_burst_of_twenty_reactions_makes_one_or_two_edits_with_the_final
         # Nothing more is queued: a later drain sends no further edit.
         await drain_later(scene, 3 * EDIT_INTERVAL.total_seconds())
         assert len(updates_of(scene, posted.parent_ts)) == len(edits)
+
+
+async def test_a_resent_conversation_keeps_the_reviewed_by_line(engine: Engine) -> None:
+    async with running_scene(engine) as scene:
+        posted = await scene.seed(LAMPLITER)
+        with scene.store.unit() as unit:
+            unit.users.add("maria@example.test", "María López", "staff")
+        scene.add_slack_user("U0MARIA", "maria@example.test")
+        await scene.react("U0MARIA", "+1", posted.parent_ts)
+        await scene.settle()
+        await scene.drain()
+        assert reviewed_text(scene, posted.parent_ts) == "Reviewed: 👍 María"
+
+        scene.smith.ingestor.ingest(grown_lampliter())  # a new flagged turn: the parent is edited
+        await scene.drain()
+        edited = scene.fake.message(CHANNEL, posted.parent_ts)
+        assert "2 of 2 turns flagged" in edited.text
+        assert reviewed_text(scene, posted.parent_ts) == "Reviewed: 👍 María"
