@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     )
     dry_run_dir: Path | None = Field(default=None, validation_alias="SMITH_DRY_RUN_DIR")
     # Turn replies per conversation thread; past it, one reply lists the rest (a busy thread is unread).
-    max_thread_replies: int = Field(default=10, ge=1, le=45, validation_alias="SMITH_MAX_THREAD_REPLIES")
+    max_thread_replies: int = Field(default=10, ge=1, validation_alias="SMITH_MAX_THREAD_REPLIES")
 
     # Delivery (the outbox relay)
     channel_interval_seconds: float = Field(default=1.0, gt=0, validation_alias="SMITH_CHANNEL_INTERVAL")
