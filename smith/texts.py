@@ -378,18 +378,29 @@ def confirmation(level: str | None, reason: str | None, tags: Sequence[str]) -> 
 # --- who reviewed a post -------------------------------------------------------------------------
 
 
+_NAMES_SHOWN = 8  # per kind of act: a popular post's line stays one line
+
+
+def _some(names: Sequence[str]) -> str:
+    if len(names) <= _NAMES_SHOWN:
+        return ", ".join(names)
+    return ", ".join(names[:_NAMES_SHOWN]) + " and " + f"{len(names) - _NAMES_SHOWN} others"
+
+
 def reviewed_line(
     ups: Sequence[str], downs: Sequence[str], corrections: Sequence[tuple[str, str]], notes: Sequence[str]
 ) -> str:
     """`Reviewed: 👍 María · correction by Sam → PASS`: who has reviewed this post, kept current."""
     parts = []
     if ups:
-        parts.append("👍 " + ", ".join(ups))
+        parts.append("👍 " + _some(ups))
     if downs:
-        parts.append("👎 " + ", ".join(downs))
-    parts += [f"correction by {name} → {level.upper()}" for name, level in corrections]
+        parts.append("👎 " + _some(downs))
+    parts += [f"correction by {name} → {level.upper()}" for name, level in corrections[:_NAMES_SHOWN]]
+    if len(corrections) > _NAMES_SHOWN:
+        parts.append(f"{len(corrections) - _NAMES_SHOWN} more corrections")
     if notes:
-        parts.append("note by " + ", ".join(notes))
+        parts.append("note by " + _some(notes))
     return "Reviewed: " + " · ".join(parts) if parts else "Not reviewed yet"
 
 

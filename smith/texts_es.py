@@ -351,17 +351,28 @@ def confirmation(level: str | None, reason: str | None, tags: Sequence[str]) -> 
 # --- who reviewed a post -------------------------------------------------------------------------
 
 
+_NAMES_SHOWN = 8  # per kind of act: a popular post's line stays one line
+
+
+def _some(names: Sequence[str]) -> str:
+    if len(names) <= _NAMES_SHOWN:
+        return ", ".join(names)
+    return ", ".join(names[:_NAMES_SHOWN]) + " y " + f"{len(names) - _NAMES_SHOWN} más"
+
+
 def reviewed_line(
     ups: Sequence[str], downs: Sequence[str], corrections: Sequence[tuple[str, str]], notes: Sequence[str]
 ) -> str:
     parts = []
     if ups:
-        parts.append("👍 " + ", ".join(ups))
+        parts.append("👍 " + _some(ups))
     if downs:
-        parts.append("👎 " + ", ".join(downs))
-    parts += [f"corrección de {name} → {level.upper()}" for name, level in corrections]
+        parts.append("👎 " + _some(downs))
+    parts += [f"corrección de {name} → {level.upper()}" for name, level in corrections[:_NAMES_SHOWN]]
+    if len(corrections) > _NAMES_SHOWN:
+        parts.append(f"{len(corrections) - _NAMES_SHOWN} correcciones más")
     if notes:
-        parts.append("nota de " + ", ".join(notes))
+        parts.append("nota de " + _some(notes))
     return "Revisado: " + " · ".join(parts) if parts else "Sin revisar todavía"
 
 

@@ -17,10 +17,11 @@ from typing import Any
 
 from sqlalchemy import or_, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import QueryableAttribute, load_only
 from sqlmodel import col, select
 
 from blocks.reviewed import with_reviewed_line
-from gradecore.entities import SlackPost, utcnow
+from gradecore.entities import GradeVerdict, SlackPost, User, utcnow
 from gradecore.store import Unit, current_acts
 from gradecore.store.outbox import PENDING
 from smith.copydeck import CopyDeck, deck_for
@@ -51,7 +52,7 @@ def refresh_reviewed_lines(
 
 def reviewed_line(unit: Unit, conversation_id: str, deck: CopyDeck) -> str:
     """Who reviewed the conversation (its parent or any of its turns), by first name, acts that stand."""
-    standing = current_acts(unit.verdicts.for_conversations([conversation_id]))
+    standing = current_acts(_acts_of(unit, conversation_id))
     names = _first_names(unit, {verdict.grader_user_id for verdict in standing})
     ups: list[str] = []
     downs: list[str] = []
@@ -70,17 +71,44 @@ def reviewed_line(unit: Unit, conversation_id: str, deck: CopyDeck) -> str:
     return deck.reviewed_line(_once(ups), _once(downs), _once(corrections), _once(notes))
 
 
+_WHO_DID_WHAT: tuple[QueryableAttribute[Any], ...] = tuple(
+    getattr(GradeVerdict, name)
+    for name in (
+        "id",
+        "grader_user_id",
+        "item_type",
+        "item_ref",
+        "signal",
+        "expected_level",
+        "retracts_id",
+        "created_at",
+    )
+)
+
+
+def _acts_of(unit: Unit, conversation_id: str) -> Sequence[GradeVerdict]:
+    """The conversation's acts, without the large frozen grade each carries: a popular post is
+    re-read on every batch of reactions, and only who did what is needed here."""
+    query = (
+        select(GradeVerdict)
+        .where(col(GradeVerdict.conversation_id) == conversation_id)
+        .options(load_only(*_WHO_DID_WHAT))
+        .order_by(col(GradeVerdict.created_at), col(GradeVerdict.id))
+    )
+    return unit.session.exec(query).all()
+
+
 def _once(items: Sequence[Any]) -> list[Any]:
+    """Each name once, in the order they acted."""
     return list(dict.fromkeys(items))
 
 
 def _first_names(unit: Unit, user_ids: set[int]) -> dict[int, str]:
-    names = {}
-    for user_id in user_ids:
-        user = unit.users.get(user_id)
-        if user is not None:
-            names[user_id] = (user.name.split() or ["?"])[0]
-    return names
+    """First names of the graders, in one query however many there are."""
+    if not user_ids:
+        return {}
+    users = unit.session.exec(select(User).where(col(User.id).in_(user_ids))).all()
+    return {user.id: (user.name.split() or ["?"])[0] for user in users if user.id is not None}
 
 
 def _latest_message(unit: Unit, parent: SlackPost) -> dict[str, Any]:
