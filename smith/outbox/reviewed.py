@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import or_, update
+from sqlalchemy import func, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import QueryableAttribute, load_only
 from sqlmodel import col, select
@@ -126,12 +126,11 @@ def _latest_message(unit: Unit, parent: SlackPost) -> dict[str, Any]:
 def _queue_edit(
     unit: Unit, parent: SlackPost, message: dict[str, Any], now: datetime, *, only_waiting: bool
 ) -> bool:
-    reviews = unit.session.exec(
-        select(SlackPost)
-        .where(col(SlackPost.parent_post_id) == parent.id, col(SlackPost.kind) == REVIEW_KIND)
-        .order_by(col(SlackPost.id).desc())
-    ).all()
-    last = reviews[0] if reviews else None
+    mine = (col(SlackPost.parent_post_id) == parent.id, col(SlackPost.kind) == REVIEW_KIND)
+    last = unit.session.exec(
+        select(SlackPost).where(*mine).order_by(col(SlackPost.id).desc()).limit(1)
+    ).first()
+    earlier = unit.session.exec(select(func.count()).select_from(SlackPost).where(*mine)).one()
     if last is not None and last.status == PENDING and _fold_into(unit, last, message, now):
         return True
     if only_waiting:
@@ -144,7 +143,7 @@ def _queue_edit(
     edit = SlackPost(
         kind=REVIEW_KIND,
         operation="update",
-        idempotency_key=f"review:{parent.id}:{len(reviews) + 1}",
+        idempotency_key=f"review:{parent.id}:{earlier + 1}",
         property_id=parent.property_id,
         conversation_id=parent.conversation_id,
         channel=parent.channel,
