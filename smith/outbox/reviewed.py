@@ -12,12 +12,12 @@ order).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, or_, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import QueryableAttribute, load_only
 from sqlmodel import col, select
 
 from blocks.reviewed import with_reviewed_line
@@ -71,31 +71,28 @@ def reviewed_line(unit: Unit, conversation_id: str, deck: CopyDeck) -> str:
     return deck.reviewed_line(_once(ups), _once(downs), _once(corrections), _once(notes))
 
 
-_WHO_DID_WHAT: tuple[QueryableAttribute[Any], ...] = tuple(
-    getattr(GradeVerdict, name)
-    for name in (
-        "id",
-        "grader_user_id",
-        "item_type",
-        "item_ref",
-        "signal",
-        "expected_level",
-        "retracts_id",
-        "created_at",
-    )
-)
+@dataclass(frozen=True, slots=True)
+class _Act:
+    """One act as the reviewed-by line needs it: a plain row, not an ORM object (a popular post's acts
+    are re-read on every batch of reactions; building thousands of entities would dominate)."""
+
+    id: int | None
+    grader_user_id: int
+    item_type: str
+    item_ref: str
+    signal: str
+    expected_level: str | None
+    retracts_id: int | None
+    created_at: datetime
 
 
-def _acts_of(unit: Unit, conversation_id: str) -> Sequence[GradeVerdict]:
-    """The conversation's acts, without the large frozen grade each carries: a popular post is
-    re-read on every batch of reactions, and only who did what is needed here."""
-    query = (
-        select(GradeVerdict)
-        .where(col(GradeVerdict.conversation_id) == conversation_id)
-        .options(load_only(*_WHO_DID_WHAT))
-        .order_by(col(GradeVerdict.created_at), col(GradeVerdict.id))
-    )
-    return unit.session.exec(query).all()
+_ACT_COLUMNS = tuple(col(getattr(GradeVerdict, f.name)) for f in fields(_Act))
+
+
+def _acts_of(unit: Unit, conversation_id: str) -> list[_Act]:
+    unit.session.flush()  # acts added in this transaction count too (a plain read does not autoflush)
+    query = select(*_ACT_COLUMNS).where(col(GradeVerdict.conversation_id) == conversation_id)
+    return [_Act(*row) for row in unit.session.connection().execute(query)]
 
 
 def _once(items: Sequence[Any]) -> list[Any]:
