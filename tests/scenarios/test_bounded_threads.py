@@ -8,12 +8,16 @@ import json
 import re
 from typing import Any
 
+from sqlalchemy import Engine
+
 from gradecore.contract import Conversation, parse_conversation
 from gradecore.store import Store
 from smith.ingest import Ingestor
 from tests.conftest import load_demo
 from tests.fakes.slack_api import FakeSlack
 from tests.scenarios.examples import CHANNELS, map_channels
+from tests.scenarios.listening import CHANNEL as SCENE_CHANNEL
+from tests.scenarios.listening import running_scene
 from tests.smith.outbox.harness import relay_for
 
 CHANNEL = CHANNELS["birchwood"]
@@ -157,3 +161,23 @@ async def test_a_long_draft_marks_spans_at_200_and_12000_characters(store: Store
         assert "*$1,950*" in excerpt and "*$2,950*" in excerpt
         assert " … " in excerpt  # the two windows are apart, joined by an ellipsis
         assert len(excerpt) <= 3000
+
+
+async def test_a_reply_naming_a_listed_turn_is_about_that_turn(engine: Engine) -> None:
+    conversation = birchwood_with(rent_drafts(12), conversation_id="b1rchw00d-twelve")
+    async with running_scene(engine) as scene:
+        with scene.store.unit() as unit:
+            prop = conversation.property
+            unit.properties.set(prop.id, name=prop.name, timezone=prop.timezone, channel_id=SCENE_CHANNEL)
+        scene.smith.ingestor.ingest(conversation)
+        await scene.drain()
+        posted = scene.posted(conversation.conversation_id)
+        assert sorted(posted.turn_ts) == sorted(f"t{n}" for n in range(1, 10))  # 10 to 12 are listed
+        scene.add_grader("U0ANA", "ana@example.test")
+
+        await scene.reply(
+            "U0ANA", posted.parent_ts, "Turn 12: should be PASS — that rent is the renewal rate"
+        )
+        await scene.settle()
+        (verdict,) = scene.verdicts()
+        assert (verdict.item_type, verdict.turn_id, verdict.expected_level) == ("turn", "t12", "pass")
