@@ -14,7 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 
 from cerebrus import Rules
 from gradecore.contract import Conversation, parse_conversation
@@ -167,9 +167,8 @@ def tally_lines(store: Store) -> list[str]:
 
 
 def summary_table(run: DemoRun) -> Table:
-    table = Table(
-        "property", "channel", "verdict", "turns flagged", "Clara's part", "ours", title="What was flagged"
-    )
+    columns = ("property", "channel", "verdict", "turns flagged", "Clara's part", "ours")
+    table = Table(*(Column(name, overflow="fold") for name in columns), title="What was flagged")
     for conversation, result in zip(run.conversations, run.results, strict=True):
         grade = result.grade
         assert grade is not None
