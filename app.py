@@ -117,6 +117,7 @@ def build(
         post=transport is not None,
         conversation_url_template=settings.conversation_url_template,
         judge=judge.enabled,
+        max_thread_replies=settings.max_thread_replies,
     )
     smith = Smith(settings, store, rules, ingestor, judge, transport, relay)
     if judge.enabled:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from slack_sdk.models.blocks import (
     ActionsBlock,
@@ -30,12 +31,14 @@ from blocks.limits import (
     MAX_CONTEXT_TEXT,
     MAX_HEADER_TEXT,
     MAX_SECTION_TEXT,
+    MAX_URL,
     clip,
     slack_length,
 )
 from gradecore.access_codes import code_matcher
 from gradecore.contract import Conversation
 from smith import texts
+from smith.copydeck import CopyDeck
 
 GRADE_EVENT_TYPE = "smith_grade"
 CORRECT_GRADE_ACTION_ID = "smith_correct_grade"
@@ -132,7 +135,11 @@ def other_party_roles(conversation: Conversation) -> list[str]:
 
 
 def fit_lines(
-    lines: Sequence[str], budget: int, max_lines: int | None = None, total: int | None = None
+    lines: Sequence[str],
+    budget: int,
+    max_lines: int | None = None,
+    total: int | None = None,
+    deck: CopyDeck = texts,
 ) -> str:
     """Join as many lines as fit in `budget`, then say how many were left out (`…and 12 more`).
 
@@ -142,7 +149,7 @@ def fit_lines(
     kept: list[str] = []
     for index, line in enumerate(lines):
         left_after = total - index - 1
-        reserve = slack_length("\n" + texts.and_more(total)) if left_after else 0
+        reserve = slack_length("\n" + deck.and_more(total)) if left_after else 0
         if max_lines is not None and len(kept) >= max_lines:
             break
         candidate = "\n".join([*kept, line])
@@ -152,7 +159,7 @@ def fit_lines(
             break
         kept.append(line)
     if len(kept) < total:
-        kept.append(texts.and_more(total - len(kept)))
+        kept.append(deck.and_more(total - len(kept)))
     return "\n".join(kept)
 
 
@@ -170,15 +177,15 @@ def context(*mrkdwn: str) -> ContextBlock:
 
 
 def correct_grade_actions(
-    conversation_id: str, turn_id: str | None, machine_grade_id: str | None
+    conversation_id: str, turn_id: str | None, machine_grade_id: str | None, deck: CopyDeck
 ) -> ActionsBlock:
-    """The "Correct grade" button; its value is what the modal needs to know which item is corrected."""
+    """The "Correct this grade" button; its value tells the modal which item is corrected."""
     # Raw characters, not \u escapes: a 128-character id of emoji would otherwise pass Slack's limit.
     value = json.dumps(
         {"c": conversation_id, "t": turn_id, "g": machine_grade_id}, separators=(",", ":"), ensure_ascii=False
     )
     button = ButtonElement(
-        text=clip(texts.CORRECT_GRADE_BUTTON, MAX_BUTTON_TEXT),
+        text=clip(deck.CORRECT_GRADE_BUTTON, MAX_BUTTON_TEXT),
         action_id=CORRECT_GRADE_ACTION_ID,
         value=value,
     )
@@ -190,10 +197,21 @@ def bold(mrkdwn: str) -> str:
 
 
 def listed_section(
-    heading: str, lines: Sequence[str], max_lines: int, total: int | None = None
+    heading: str, lines: Sequence[str], max_lines: int, total: int | None = None, deck: CopyDeck = texts
 ) -> SectionBlock:
     """A bold heading over bullet lines, summarised (`…and 12 more`) past `max_lines` or the size limit."""
     head = bold(escape(heading))
     budget = MAX_SECTION_TEXT - slack_length(head) - 1
-    body = fit_lines(lines, budget, max_lines=max_lines, total=total)
+    body = fit_lines(lines, budget, max_lines=max_lines, total=total, deck=deck)
     return section(f"{head}\n{body}")
+
+
+def conversation_link(url: str | None, label: str) -> list[str]:
+    """A mrkdwn link, or nothing when there is no usable URL (a broken link is worse than none)."""
+    if not url or not url.startswith(("https://", "http://")):
+        return []
+    # `<`, `>` and `|` would end the link early; spaces would break it.
+    safe = quote(url, safe=":/?#[]@!$&'()*+,;=%~-._")
+    if len(safe) > MAX_URL:
+        return []
+    return [f"<{safe.replace('&', '&amp;')}|{escape(label)}>"]

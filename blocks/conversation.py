@@ -6,14 +6,13 @@ in the thread replies, so the parent stays the same size however many turns were
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 from slack_sdk.models.blocks import Block
 
 from blocks.common import (
     PostContent,
     access_codes,
     context,
+    conversation_link,
     correct_grade_actions,
     escape,
     grade_metadata,
@@ -30,10 +29,11 @@ from blocks.dimensions import (
     failure_line,
     receipts_for,
 )
-from blocks.limits import MAX_FALLBACK_TEXT, MAX_URL, clip
+from blocks.limits import MAX_FALLBACK_TEXT, clip
+from blocks.reviewed import reviewed_block
 from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade
-from smith import texts
+from smith.copydeck import deck_for
 
 MAX_LISTED_DIMENSIONS = 8  # more than this is summarised: "…and 12 more"
 
@@ -45,11 +45,15 @@ def build_conversation_blocks(
     machine_grade_id: str | None,
     conversation_url: str | None,
     idempotency_key: str,
+    locale: str | None = None,
+    reviewed: str | None = None,
 ) -> PostContent:
-    """The parent post for one flagged conversation."""
+    """The parent post for one flagged conversation, in `locale` (by default the conversation's),
+    with its reviewed-by line when someone has reviewed it."""
+    texts = deck_for(locale or conversation.property.locale)
     codes = access_codes(conversation)
     # Masked even though they come from the grader and the ledger: no code reaches Slack by any route.
-    headline = mask_codes(grade.headline.text, codes)
+    headline = mask_codes(texts.headline(grade.headline.level.value, grade.headline.reason.slug), codes)
     where = mask_codes(
         texts.conversation_where(
             conversation.property.name, conversation.channel, other_party_roles(conversation)
@@ -57,18 +61,24 @@ def build_conversation_blocks(
         codes,
     )
     flagged_line = texts.turns_flagged(len(grade.flagged_turns), len(grade.turns))
-    blocks: list[Block] = [header(headline), context(escape(where))]
+    # The level's plain meaning sits under the headline: "HOLD" alone reads as "we held the message".
+    legend = texts.level_meaning(grade.headline.level.value)
+    blocks: list[Block] = [header(headline), context(escape(where), escape(legend))]
 
     failures = colouring_failures(grade.dimensions)
     if failures:
         # Conversation checks have no thread reply of their own, so their receipts show here.
-        receipts = receipts_for(conversation, draft_message_id=None, tool_errors=False)
+        receipts = receipts_for(conversation, draft_message_id=None, tool_errors=False, deck=texts)
         lines = [failure_line(d, receipts) for d in failures[:MAX_LISTED_DIMENSIONS]]
-        blocks.append(listed_section(texts.CONVERSATION_HEADING, lines, MAX_LISTED_DIMENSIONS, len(failures)))
+        blocks.append(
+            listed_section(texts.CONVERSATION_HEADING, lines, MAX_LISTED_DIMENSIONS, len(failures), texts)
+        )
     advisory = advisory_failures(grade.dimensions)
     if advisory:
-        lines = [advisory_line(d, codes) for d in advisory[:MAX_LISTED_DIMENSIONS]]
-        blocks.append(listed_section(texts.ADVISORY_HEADING, lines, MAX_LISTED_DIMENSIONS, len(advisory)))
+        lines = [advisory_line(d, codes, texts) for d in advisory[:MAX_LISTED_DIMENSIONS]]
+        blocks.append(
+            listed_section(texts.ADVISORY_HEADING, lines, MAX_LISTED_DIMENSIONS, len(advisory), texts)
+        )
 
     blocks.append(section(escape(flagged_line)))
     split = texts.ownership_split(
@@ -79,8 +89,11 @@ def build_conversation_blocks(
         len(grade.scope.checks_run), [(item.check, item.why.value) for item in grade.scope.not_checked]
     )
     blocks.append(context(escape(mask_codes(scope, codes))))
-    blocks.append(context(*_link(conversation_url), escape(texts.how_to_respond())))
-    blocks.append(correct_grade_actions(grade.conversation_id, None, machine_grade_id))
+    link = conversation_link(conversation_url, texts.OPEN_CONVERSATION)
+    blocks.append(context(*link, escape(texts.how_to_respond())))
+    if reviewed is not None and reviewed.strip():
+        blocks.append(reviewed_block(reviewed))
+    blocks.append(correct_grade_actions(grade.conversation_id, None, machine_grade_id, texts))
 
     fallback = texts.conversation_fallback(headline, where, flagged_line)
     return PostContent(
@@ -88,14 +101,3 @@ def build_conversation_blocks(
         text=clip(escape(fallback), MAX_FALLBACK_TEXT),
         metadata=grade_metadata(grade.conversation_id, None, machine_grade_id, idempotency_key),
     )
-
-
-def _link(url: str | None) -> list[str]:
-    """A mrkdwn link, or nothing when there is no usable URL (a broken link is worse than none)."""
-    if not url or not url.startswith(("https://", "http://")):
-        return []
-    # `<`, `>` and `|` would end the link early; spaces would break it.
-    safe = quote(url, safe=":/?#[]@!$&'()*+,;=%~-._")
-    if len(safe) > MAX_URL:
-        return []
-    return [f"<{safe.replace('&', '&amp;')}|{escape(texts.OPEN_CONVERSATION)}>"]

@@ -1,26 +1,31 @@
-"""How one dimension result reads in Slack: level, reason title and sentence, and its receipt.
+"""How one dimension result reads in Slack: level, reason title and sentence, its receipt, what to do.
 
-Check ids never show; the reason's title and sentence do. A failed tool's raw error is quoted only when
-the caller asks for it (the thread reply), cut to a couple of hundred characters, codes masked.
+Check ids never show; the reason's title and sentence do, in the post's copy deck. A failed tool's raw
+error is quoted only when the caller asks for it (the thread reply), cut to a couple of hundred
+characters, codes masked. A receipt already shown higher up in the same post is not repeated.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from blocks.common import escape, mask_codes
 from blocks.limits import clip
 from gradecore.contract import Conversation
 from gradecore.vocabulary import DimensionResult, Evidence, Outcome
-from smith import texts
+from smith.copydeck import CopyDeck
+from smith.locales import SentenceFacts
 
 TITLE_LIMIT = 150
 QUOTE_LIMIT = 200
 MESSAGE_QUOTE_LIMIT = 120
-SENTENCE_LIMIT = 300
+SENTENCE_LIMIT = 240  # with the title and "what to do", eight failures fit one section
 RECEIPT_LIMIT = 500
 RECEIPTS_PER_DIMENSION = 3
+# The language checks say which languages they compared in their evidence: "inbound in es (field)".
+_LANGUAGE_DETAIL = re.compile(r"^(inbound|reply) in ([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?)\b")
 
 
 def colouring_failures(dimensions: Sequence[DimensionResult]) -> list[DimensionResult]:
@@ -50,9 +55,14 @@ class Receipts:
     draft: str | None
     draft_message_id: str | None
     tool_errors: bool  # the thread reply: tool errors and the rule entry that fired are shown
+    deck: CopyDeck
+    # Receipt parts already shown in this post: the same evidence is never listed twice.
+    shown: set[str] = field(default_factory=set)
 
 
-def receipts_for(conversation: Conversation, *, draft_message_id: str | None, tool_errors: bool) -> Receipts:
+def receipts_for(
+    conversation: Conversation, *, draft_message_id: str | None, tool_errors: bool, deck: CopyDeck
+) -> Receipts:
     roles = {p.id: p.role for p in conversation.participants}
     messages = {m.id: (roles.get(m.author, "system"), m.text) for m in conversation.messages}
     draft = messages[draft_message_id][1] if draft_message_id in messages else None
@@ -62,24 +72,51 @@ def receipts_for(conversation: Conversation, *, draft_message_id: str | None, to
         draft=draft,
         draft_message_id=draft_message_id,
         tool_errors=tool_errors,
+        deck=deck,
     )
 
 
 def failure_line(dimension: DimensionResult, receipts: Receipts) -> str:
-    """`• *BLOCK · unbacked promise* — sentence` and, on the next line, the receipt."""
+    """`• *BLOCK · unbacked promise* — sentence`, then the receipt, then what to do about it."""
+    deck = receipts.deck
     title = clip(
-        mask_codes(f"{dimension.level.value.upper()} · {dimension.reason.title}", receipts.codes), TITLE_LIMIT
+        mask_codes(deck.headline(dimension.level.value, dimension.reason.slug), receipts.codes), TITLE_LIMIT
     )
-    line = f"• *{escape(title)}* — {_sentence(dimension, receipts.codes)}"
-    parts = [part for item in dimension.evidence[:RECEIPTS_PER_DIMENSION] for part in _parts(item, receipts)]
+    line = f"• *{escape(title)}* — {_sentence(dimension, receipts.codes, deck)}"
+    parts: list[str] = []
+    items_shown = 0
+    for item in dimension.evidence:
+        if items_shown >= RECEIPTS_PER_DIMENSION:
+            break
+        fresh = [part for part in dict.fromkeys(_parts(item, receipts)) if part not in receipts.shown]
+        receipts.shown.update(fresh)
+        parts += fresh
+        items_shown += bool(fresh)
     receipt = clip(" · ".join(parts), RECEIPT_LIMIT)
-    return f"{line}\n      ↳ {receipt}" if receipt else line
+    if receipt:
+        line += f"\n      ↳ {receipt}"
+    return f"{line}\n      → {escape(deck.what_to_do(dimension.check, dimension.owner.value))}"
 
 
-def advisory_line(dimension: DimensionResult, codes: Sequence[str]) -> str:
+def advisory_line(dimension: DimensionResult, codes: Sequence[str], deck: CopyDeck) -> str:
     """`• *tone — poor*: sentence`; a judged score in words, never as a number."""
-    label = f"{dimension.layer.value} — {texts.judged_score(dimension.score)}"
-    return f"• *{escape(label)}*: {_sentence(dimension, codes)}"
+    label = f"{deck.layer_name(dimension.layer.value)} — {deck.judged_score(dimension.score)}"
+    return f"• *{escape(label)}*: {_sentence(dimension, codes, deck)}"
+
+
+def sentence_facts(dimension: DimensionResult) -> SentenceFacts:
+    """What a deck may rewrite the check's sentence from, read off its evidence."""
+    languages: dict[str, str] = {}
+    for item in dimension.evidence:
+        if item.detail and (found := _LANGUAGE_DETAIL.match(item.detail)):
+            languages[found.group(1)] = found.group(2)
+    pair = (languages["inbound"], languages["reply"]) if len(languages) == 2 else None
+    return SentenceFacts(
+        languages=pair,
+        quotes=tuple(item.quote for item in dimension.evidence if item.quote),
+        tools=tuple(item.tool_name for item in dimension.evidence if item.tool_name),
+        fact_keys=tuple(item.fact_key for item in dimension.evidence if item.fact_key),
+    )
 
 
 def _parts(item: Evidence, receipts: Receipts) -> list[str]:
@@ -88,33 +125,35 @@ def _parts(item: Evidence, receipts: Receipts) -> list[str]:
     The grader's free-form `detail` is shown only as a tool's error: elsewhere it is written for
     engineers and may name participants by id.
     """
-    codes = receipts.codes
+    codes, deck = receipts.codes, receipts.deck
     parts: list[str] = []
     quote = item.quote
     if quote is None and item.span is not None and item.message_id in (None, receipts.draft_message_id):
         quote = (receipts.draft or "")[item.span.start : item.span.end] or None
     message = receipts.messages.get(item.message_id or "")
     if quote:
-        parts.append(escape(texts.receipt_quote(_short(quote, codes, QUOTE_LIMIT))))
+        parts.append(escape(deck.receipt_quote(_short(quote, codes, QUOTE_LIMIT))))
     elif message is not None and item.message_id != receipts.draft_message_id:
         # The turn reply already shows its draft; any other message is quoted as the receipt.
         role, text = message
-        parts.append(escape(texts.receipt_message(role, _short(text, codes, MESSAGE_QUOTE_LIMIT))))
+        parts.append(escape(deck.receipt_message(role, _short(text, codes, MESSAGE_QUOTE_LIMIT))))
     if item.tool_name:
         step = item.step_index + 1 if item.step_index is not None else None
-        parts.append(escape(texts.receipt_tool(item.tool_name, step)))
+        parts.append(escape(deck.receipt_tool(item.tool_name, step)))
         if item.detail and receipts.tool_errors:
-            parts.append(escape(texts.receipt_tool_error(_short(item.detail, codes, QUOTE_LIMIT))))
+            parts.append(escape(deck.receipt_tool_error(_short(item.detail, codes, QUOTE_LIMIT))))
     if item.fact_key:
-        parts.append(escape(texts.receipt_fact(item.fact_key)))
+        parts.append(escape(deck.receipt_fact(item.fact_key)))
     if item.rule_entry and receipts.tool_errors:
         # Small print on the thread reply: which pattern fired, so a 👎 can be traced to it.
-        parts.append(f"_{escape(texts.receipt_rule(item.rule_entry))}_")
+        parts.append(f"_{escape(deck.receipt_rule(item.rule_entry))}_")
     return parts
 
 
-def _sentence(dimension: DimensionResult, codes: Sequence[str]) -> str:
-    return escape(clip(mask_codes(dimension.reason.sentence, codes), SENTENCE_LIMIT))
+def _sentence(dimension: DimensionResult, codes: Sequence[str], deck: CopyDeck) -> str:
+    rewritten = deck.check_sentence(dimension.reason.slug, sentence_facts(dimension))
+    sentence = rewritten or dimension.reason.sentence
+    return escape(clip(mask_codes(sentence, codes), SENTENCE_LIMIT))
 
 
 def _short(text: str, codes: Sequence[str], limit: int) -> str:

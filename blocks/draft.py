@@ -1,8 +1,10 @@
 """The draft excerpt of a thread reply: Clara's words as a quote, the failing spans in bold.
 
-A draft may be 64 KiB and Slack allows 3,000 characters per section, so long drafts are cut to a window
-around the first failing span. The window is measured after escaping and quoting, because escaping can
-make text up to five times longer (`&` → `&amp;`).
+A draft may be 64 KiB and Slack allows 3,000 characters per section, so a long draft is cut to a
+window around **every** failing span, joined by "…", each span marked. The size is measured after
+escaping and quoting, because escaping can make text up to five times longer (`&` → `&amp;`). When
+the spans alone cannot fit, the context around them shrinks first, then very long spans are shortened,
+and only then are the last spans left out (and counted, so the caller can say so).
 """
 
 from __future__ import annotations
@@ -15,12 +17,16 @@ from blocks.limits import ELLIPSIS, slack_length
 from gradecore.vocabulary import Span
 
 DRAFT_BUDGET = 2000
+MIN_MARK_SHOWN = 40  # a span is never shortened below this many characters before spans are dropped
+
+Mark = tuple[int, int]
 
 
 @dataclass(frozen=True)
 class Excerpt:
     mrkdwn: str
     excerpted: bool
+    unshown_marks: int = 0  # failing spans that did not fit in the budget at all
 
 
 def excerpt_draft(
@@ -29,21 +35,72 @@ def excerpt_draft(
     """Quote `draft` in mrkdwn within `budget` characters, with `spans` marked in bold and codes masked."""
     text = mask_codes(draft, codes)
     marks = _merge(spans, len(text))
-    focus = marks[0][0] if marks else 0
-    width = budget
-    while True:
-        start, end = _window(len(text), focus, width)
-        rendered = _render(text, marks, start, end)
-        if slack_length(rendered) <= budget or width <= 1:
-            return Excerpt(rendered, excerpted=(start, end) != (0, len(text)))
-        # Shrink in proportion to the overshoot; always by at least one character so the loop ends.
-        width = max(1, min(width - 1, width * budget // slack_length(rendered)))
+    whole = _render(text, [(0, len(text), marks)], mark_cap=None)
+    if slack_length(whole) <= budget:
+        return Excerpt(whole, excerpted=False)
+    if not marks:
+        return Excerpt(_fit_opening(text, budget), excerpted=True)
+    shown = _most_marks_that_fit(text, marks, budget)
+    rendered = _fit_around(text, marks[:shown], budget) if shown else None
+    if rendered is None:  # not even one shortened span fits (a tiny budget): the opening, all counted
+        return Excerpt(_fit_opening(text, budget), excerpted=True, unshown_marks=len(marks))
+    return Excerpt(rendered, excerpted=True, unshown_marks=len(marks) - shown)
 
 
-def _merge(spans: Iterable[Span], length: int) -> list[tuple[int, int]]:
+def _most_marks_that_fit(text: str, marks: list[Mark], budget: int) -> int:
+    """How many of the first marks fit at their tightest (no context, shortest spans): a binary search,
+    since showing fewer marks never takes more room."""
+    low, high = 0, len(marks)
+    while low < high:
+        middle = (low + high + 1) // 2
+        tightest = _render(text, _windows(marks[:middle], 0, len(text)), MIN_MARK_SHOWN)
+        if slack_length(tightest) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _fit_around(text: str, marks: list[Mark], budget: int) -> str | None:
+    """The widest context around `marks` that fits in `budget`, shortening long spans if needed."""
+    longest = max(end - start for start, end in marks)
+    caps: list[int | None] = [None]
+    cap = longest // 2
+    while cap >= MIN_MARK_SHOWN:
+        caps.append(cap)
+        cap //= 2
+    caps.append(MIN_MARK_SHOWN)
+    for mark_cap in caps:
+        context = budget
+        while True:
+            rendered = _render(text, _windows(marks, context, len(text)), mark_cap)
+            length = slack_length(rendered)
+            if length <= budget:
+                return rendered
+            if context == 0:
+                break
+            # Shrink in proportion to the overshoot; always by at least one so the loop ends.
+            context = max(0, min(context - 1, context * budget // length))
+    return None
+
+
+def _windows(marks: list[Mark], context: int, length: int) -> list[tuple[int, int, list[Mark]]]:
+    """Each mark with `context` characters either side; windows that touch are joined."""
+    windows: list[tuple[int, int, list[Mark]]] = []
+    for start, end in marks:
+        lo, hi = max(0, start - context), min(length, end + context)
+        if windows and lo <= windows[-1][1]:
+            previous = windows[-1]
+            windows[-1] = (previous[0], max(hi, previous[1]), [*previous[2], (start, end)])
+        else:
+            windows.append((lo, hi, [(start, end)]))
+    return windows
+
+
+def _merge(spans: Iterable[Span], length: int) -> list[Mark]:
     """Spans clamped to the text, empty ones dropped, overlapping ones joined, in order."""
     clamped = sorted((min(s.start, length), min(s.end, length)) for s in spans)
-    merged: list[tuple[int, int]] = []
+    merged: list[Mark] = []
     for start, end in clamped:
         if start >= end:
             continue
@@ -54,30 +111,36 @@ def _merge(spans: Iterable[Span], length: int) -> list[tuple[int, int]]:
     return merged
 
 
-def _window(length: int, focus: int, width: int) -> tuple[int, int]:
-    """A `width`-character window that shows some text before `focus` and more after it."""
-    if length <= width:
-        return 0, length
-    start = max(0, focus - width // 3)
-    end = min(length, start + width)
-    return max(0, end - width), end
-
-
-def _render(text: str, marks: list[tuple[int, int]], start: int, end: int) -> str:
-    pieces: list[str] = [ELLIPSIS] if start > 0 else []
-    cursor = start
-    for mark_start, mark_end in marks:
-        lo, hi = max(mark_start, start), min(mark_end, end)
-        if lo >= hi:
-            continue
-        pieces.append(escape(text[cursor:lo]))
-        pieces.append(_bold_lines(escape(text[lo:hi])))
-        cursor = hi
-    pieces.append(escape(text[cursor:end]))
-    if end < len(text):
+def _render(text: str, windows: list[tuple[int, int, list[Mark]]], mark_cap: int | None) -> str:
+    pieces: list[str] = []
+    previous_end = 0
+    for start, end, marks in windows:
+        if start > previous_end:
+            pieces.append(ELLIPSIS if not pieces else f" {ELLIPSIS} ")
+        cursor = start
+        for mark_start, mark_end in marks:
+            pieces.append(escape(text[cursor:mark_start]))
+            shown = text[mark_start:mark_end]
+            if mark_cap is not None and len(shown) > mark_cap:
+                shown = shown[:mark_cap] + ELLIPSIS
+            pieces.append(_bold_lines(escape(shown)))
+            cursor = mark_end
+        pieces.append(escape(text[cursor:end]))
+        previous_end = end
+    if previous_end < len(text):
         pieces.append(ELLIPSIS)
     body = "".join(pieces)
     return "\n".join(f"> {line}" for line in body.split("\n"))
+
+
+def _fit_opening(text: str, budget: int) -> str:
+    """The start of the draft, as much as fits."""
+    width = budget
+    while True:
+        rendered = _render(text, [(0, min(width, len(text)), [])], mark_cap=None)
+        if slack_length(rendered) <= budget or width <= 1:
+            return rendered
+        width = max(1, min(width - 1, width * budget // slack_length(rendered)))
 
 
 def _bold_lines(mrkdwn: str) -> str:

@@ -10,7 +10,7 @@ from datetime import date
 
 from blocks.common import PostContent, escape, plain_metadata, section
 from blocks.limits import MAX_FALLBACK_TEXT, clip
-from smith import texts
+from smith.copydeck import deck_for
 
 TALLY_EVENT_TYPE = "smith_tally"
 
@@ -25,8 +25,13 @@ def build_tally_blocks(
     reacted: int,
     no_reactions_in_7_days: bool,
     idempotency_key: str | None = None,
+    locale: str | None = None,
 ) -> PostContent:
-    """The tally for one property and one local day; `graded == 0` reads as "no conversations arrived"."""
+    """The tally for one property and one local day; `graded == 0` reads as "no conversations arrived".
+
+    In the property's `locale`, day and month names included.
+    """
+    texts = deck_for(locale)
     lines = [texts.tally_line(property_name, local_date, graded, passed, below, reacted)]
     if no_reactions_in_7_days:
         lines.append(texts.no_reactions_warning())

@@ -33,7 +33,7 @@ from blocks.limits import MAX_FALLBACK_TEXT, clip
 from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade, TurnGrade
 from gradecore.vocabulary import DimensionResult, Owner, Span
-from smith import texts
+from smith.copydeck import CopyDeck, deck_for
 
 MAX_LISTED_DIMENSIONS = 8  # more than this is summarised: "…and 12 more"
 
@@ -45,27 +45,35 @@ def build_turn_blocks(
     *,
     machine_grade_id: str | None,
     idempotency_key: str,
+    locale: str | None = None,
 ) -> PostContent:
-    """The thread reply for one flagged turn."""
+    """The thread reply for one flagged turn, in `locale` (by default the conversation's)."""
+    texts = deck_for(locale or conversation.property.locale)
     codes = access_codes(conversation)
     draft = _draft_of(conversation, turn_grade.message_id)
+    level, slug = turn_grade.headline.level.value, turn_grade.headline.reason.slug
     # Cut before the bold marks go on, so a long reason cannot push the closing `*` past the limit.
-    headline = clip(mask_codes(texts.turn_headline(turn_grade.number, turn_grade.headline.text), codes), 200)
-    blocks: list[Block] = [section(bold(escape(headline))), _draft_section(draft, turn_grade, codes)]
+    headline = texts.turn_headline(turn_grade.number, texts.headline(level, slug))
+    headline = clip(mask_codes(headline, codes), 200)
+    blocks: list[Block] = [section(bold(escape(headline))), _draft_section(draft, turn_grade, codes, texts)]
 
     failures = colouring_failures(turn_grade.dimensions)
-    receipts = receipts_for(conversation, draft_message_id=turn_grade.message_id, tool_errors=True)
+    receipts = receipts_for(
+        conversation, draft_message_id=turn_grade.message_id, tool_errors=True, deck=texts
+    )
     for owner, heading in ((Owner.CLARA, texts.CLARAS_HEADING), (Owner.OURS, texts.OURS_HEADING)):
         mine = [d for d in failures if d.owner is owner]
         if mine:
             lines = [failure_line(d, receipts) for d in mine[:MAX_LISTED_DIMENSIONS]]
-            blocks.append(listed_section(heading, lines, MAX_LISTED_DIMENSIONS, len(mine)))
+            blocks.append(listed_section(heading, lines, MAX_LISTED_DIMENSIONS, len(mine), texts))
     advisory = advisory_failures(turn_grade.dimensions)
     if advisory:
-        lines = [advisory_line(d, codes) for d in advisory[:MAX_LISTED_DIMENSIONS]]
-        blocks.append(listed_section(texts.ADVISORY_HEADING, lines, MAX_LISTED_DIMENSIONS, len(advisory)))
+        lines = [advisory_line(d, codes, texts) for d in advisory[:MAX_LISTED_DIMENSIONS]]
+        blocks.append(
+            listed_section(texts.ADVISORY_HEADING, lines, MAX_LISTED_DIMENSIONS, len(advisory), texts)
+        )
     blocks.append(context(escape(texts.passed_layers(passing_layers(turn_grade.dimensions)))))
-    blocks.append(correct_grade_actions(grade.conversation_id, turn_grade.turn_id, machine_grade_id))
+    blocks.append(correct_grade_actions(grade.conversation_id, turn_grade.turn_id, machine_grade_id, texts))
 
     return PostContent(
         blocks=blocks,
@@ -78,14 +86,15 @@ def _draft_of(conversation: Conversation, message_id: str) -> str | None:
     return next((m.text for m in conversation.messages if m.id == message_id), None)
 
 
-def _draft_section(draft: str | None, turn_grade: TurnGrade, codes: list[str]) -> Block:
+def _draft_section(draft: str | None, turn_grade: TurnGrade, codes: list[str], texts: CopyDeck) -> Block:
     if draft is None:
         return section(escape(texts.no_draft()))
     if not draft.strip():
         return section(escape(texts.empty_draft()))
     spans = _failing_spans(turn_grade.dimensions, mask_codes(draft, codes))
     excerpt = excerpt_draft(draft, spans, codes)
-    return section(f"{escape(texts.draft_label(excerpt.excerpted))}\n{excerpt.mrkdwn}")
+    more = f"\n{escape(texts.more_marks(excerpt.unshown_marks))}" if excerpt.unshown_marks else ""
+    return section(f"{escape(texts.draft_label(excerpt.excerpted))}\n{excerpt.mrkdwn}{more}")
 
 
 def _failing_spans(dimensions: tuple[DimensionResult, ...], masked_draft: str) -> list[Span]:

@@ -58,3 +58,11 @@ def grade_post_key(conversation_id: str, turn_id: str | None = None) -> str:
 def edit_post_key(post_key: str, machine_grade_id: str) -> str:
     """The key of the edit that shows `machine_grade_id` in the post keyed `post_key` (at most once)."""
     return f"{post_key}:edit:{escape_id(machine_grade_id)}"
+
+
+def more_turns_post_key(conversation_id: str) -> str:
+    """The key of the thread reply that lists a conversation's turns past the reply bound."""
+    key = f"grade:{escape_id(conversation_id)}:more-turns"
+    if len(key) + _EDIT_SUFFIX_CHARS <= POST_KEY_MAX_CHARS:
+        return key
+    return f"grade:{_digest('more-turns', conversation_id)}"

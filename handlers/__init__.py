@@ -11,6 +11,7 @@ from slack_bolt.async_app import AsyncApp
 from handlers.actions import handle_correct_grade
 from handlers.commands import handle_smith_command
 from handlers.events import handle_event, record_in_inbox
+from handlers.home import handle_app_home_opened
 from handlers.services import ListenerServices
 from handlers.views import handle_correction_submission
 from smith.listening.modal import CALLBACK_ID
@@ -22,6 +23,7 @@ def register_listeners(app: AsyncApp, services: ListenerServices) -> None:
     inbox = [record_in_inbox(services)]
     for event_type in ("reaction_added", "reaction_removed", "message"):
         app.event(event_type, middleware=inbox)(handle_event(services))
+    app.event("app_home_opened")(handle_app_home_opened(services))
     app.action("smith_correct_grade")(handle_correct_grade(services))
     app.view(CALLBACK_ID)(handle_correction_submission(services))
     app.command("/smith")(handle_smith_command(services))

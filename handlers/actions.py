@@ -31,8 +31,14 @@ def _view_for(store: Store, value: ButtonValue, channel: str, message_ts: str) -
         machine = unit.grades.latest(item_type, target.ref)
         if machine is None:
             return None
+        prop = unit.properties.get(record.property_id)
         return build_correction_view(
-            target, machine, unit.principles.vocabulary(), channel=channel, message_ts=message_ts
+            target,
+            machine,
+            unit.principles.vocabulary(),
+            channel=channel,
+            message_ts=message_ts,
+            locale=prop.locale if prop is not None else None,
         )
 
 

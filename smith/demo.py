@@ -14,8 +14,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 
+from cerebrus import Rules
 from gradecore.contract import Conversation, parse_conversation
 from gradecore.db import create_db_engine, upgrade
 from gradecore.entities import utcnow
@@ -90,7 +91,15 @@ def prepare(workdir: Path) -> Store:
     return store
 
 
-async def run_demo(workdir: Path, console: Console) -> DemoRun:
+async def run_demo(
+    workdir: Path,
+    console: Console,
+    *,
+    rules: Rules | None = None,
+    conversation_url_template: str | None = None,
+) -> DemoRun:
+    """The demo, grading under `rules` and linking posts with `conversation_url_template`, as `serve`
+    would with the same settings."""
     store = prepare(workdir)
     conversations = bundled_conversations()
     with store.unit() as unit:
@@ -100,7 +109,7 @@ async def run_demo(workdir: Path, console: Console) -> DemoRun:
             unit.properties.set(
                 prop.id, name=prop.name, timezone=prop.timezone, locale=prop.locale, channel_id=channel
             )
-    ingestor = Ingestor(store)
+    ingestor = Ingestor(store, rules=rules, conversation_url_template=conversation_url_template)
     results = [ingestor.ingest(conversation) for conversation in conversations]
     transport = DryRunTransport(
         lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True),
@@ -160,9 +169,8 @@ def tally_lines(store: Store) -> list[str]:
 
 
 def summary_table(run: DemoRun) -> Table:
-    table = Table(
-        "property", "channel", "verdict", "turns flagged", "Clara's part", "ours", title="What was flagged"
-    )
+    columns = ("property", "channel", "verdict", "turns flagged", "Clara's part", "ours")
+    table = Table(*(Column(name, overflow="fold") for name in columns), title="What was flagged")
     for conversation, result in zip(run.conversations, run.results, strict=True):
         grade = result.grade
         assert grade is not None

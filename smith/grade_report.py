@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 
 from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade
@@ -38,9 +38,9 @@ def _receipt(evidence: Sequence[Evidence]) -> str:
 
 
 def _table(title: str, dimensions: Sequence[DimensionResult]) -> Table:
-    table = Table(
-        "check", "layer", "owner", "outcome", "level", "reason", "receipt", title=title, title_justify="left"
-    )
+    # Folded, never cut with "…": a check id or a reason is what the reader came for.
+    columns = ("check", "layer", "owner", "outcome", "level", "reason", "receipt")
+    table = Table(*(Column(name, overflow="fold") for name in columns), title=title, title_justify="left")
     for dim in dimensions:
         outcome = dim.outcome.value
         if dim.outcome is Outcome.NOT_CHECKED and dim.not_checked_why is not None:

@@ -74,6 +74,7 @@ class Ingestor:
     # Whether the judged dimensions are owed for each new version (the judge lane is configured). The
     # decision lives here so every way in (HTTP, `smith ingest`) judges alike.
     judge: bool = False
+    max_thread_replies: int = 10
 
     def ingest(self, conversation: Conversation) -> IngestResult:
         """Store, grade deterministically, queue posts, and (judge on) record that a judgement is owed."""
@@ -88,7 +89,7 @@ class Ingestor:
             if outcome is PutOutcome.UNCHANGED:
                 return IngestResult(conversation.conversation_id, outcome)
             ids, written = record_grades(unit, result, record.content_hash)
-            queued = self._queue(unit, result, conversation, ids, known.slack_channel_id)
+            queued = self._queue(unit, result, conversation, ids, known.slack_channel_id, known.locale)
             if self.judge:
                 unit.judging.request(conversation.conversation_id, record.content_hash, now=utcnow())
             return IngestResult(
@@ -113,8 +114,9 @@ class Ingestor:
                 return None
             known = unit.properties.get(conversation.property.id)
             channel = None if known is None else known.slack_channel_id
+            locale = "en" if known is None else known.locale
             ids, written = record_grades(unit, judged, document_hash)
-            queued = self._queue(unit, judged, conversation, ids, channel)
+            queued = self._queue(unit, judged, conversation, ids, channel, locale)
             unit.judging.complete(conversation.conversation_id, owner, document_hash)
             return JudgedRecord(conversation.conversation_id, judged, written, len(queued))
 
@@ -125,6 +127,7 @@ class Ingestor:
         conversation: Conversation,
         ids: GradeIds,
         channel: str | None,
+        locale: str,
     ) -> list[SlackPost]:
         if not self.post:
             return []
@@ -135,6 +138,8 @@ class Ingestor:
             ids,
             channel=channel,
             conversation_url=self._url(conversation.conversation_id),
+            locale=locale,
+            max_thread_replies=self.max_thread_replies,
         )
 
     def _url(self, conversation_id: str) -> str | None:

@@ -16,7 +16,7 @@ BOT_SCOPES = (
     "users:read.email",  # … by e-mail
     "commands",  # /smith
 )
-BOT_EVENTS = ("reaction_added", "reaction_removed", "message.channels", "message.groups")
+BOT_EVENTS = ("reaction_added", "reaction_removed", "message.channels", "message.groups", "app_home_opened")
 
 
 def build_manifest(*, url: str | None, socket_mode: bool, name: str = "Agent Smith") -> dict[str, Any]:
@@ -46,6 +46,7 @@ def build_manifest(*, url: str | None, socket_mode: bool, name: str = "Agent Smi
             "description": "Grades Clara's conversations; brings the ones that need a human to this channel.",
         },
         "features": {
+            "app_home": {"home_tab_enabled": True, "messages_tab_enabled": False},
             "bot_user": {"display_name": "smith", "always_online": True},
             "slash_commands": [command],
         },

@@ -43,6 +43,8 @@ class Settings(BaseSettings):
         default=None, validation_alias="SMITH_CONVERSATION_URL_TEMPLATE"
     )
     dry_run_dir: Path | None = Field(default=None, validation_alias="SMITH_DRY_RUN_DIR")
+    # Turn replies per conversation thread; past it, one reply lists the rest (a busy thread is unread).
+    max_thread_replies: int = Field(default=10, ge=1, validation_alias="SMITH_MAX_THREAD_REPLIES")
 
     # Listening: an ack waits at most this long for its inbox row (Slack gives up after 3 seconds, so
     # keep it under that), and an event that fails this many times is parked, not retried for ever.

@@ -71,6 +71,7 @@ def compose_tally(unit: Unit, prop: Property, day: date) -> Tally:
         reacted=stats.reacted,
         no_reactions_in_7_days=quiet,
         idempotency_key=tally_key(prop.id, day),
+        locale=prop.locale,
     )
     validate_post(content)
     return Tally(prop.id, day, content, stats.graded, stats.below, quiet)

@@ -1,8 +1,10 @@
-"""Every sentence Smith shows to people in Slack, in one place, as functions.
+"""Every sentence Smith shows to people in Slack, in one place, as functions: the English copy deck.
 
 The texts are plain words for property staff: no scores, no internal ids, no engine vocabulary. They
 return plain strings; the Block Kit builders (`blocks/`) escape them and add the mrkdwn emphasis, so a
-text here never has to think about Slack markup.
+text here never has to think about Slack markup. `smith/texts_es.py` is the same deck in Spanish
+(`smith/copydeck.py` picks one by the property's locale); the operational texts at the end (ops
+notices, `/smith`) are for the team running Smith and exist in English only.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from collections.abc import Sequence
 from datetime import date
 from typing import TypeVar
 
-_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+from smith import locales
+from smith.locales import SentenceFacts
+
+LOCALE = "en"
 _CHANNELS = {"email": "Email", "sms": "SMS", "voice": "Voice"}
 _ROLES = {"staff": "staff member"}
 _WRITERS = {
@@ -32,13 +36,79 @@ _NOT_CHECKED_WHY = {
     "too_short_to_tell": "too short to tell",
 }
 _JUDGED_SCORES = {0: "harmful", 1: "poor", 2: "minor issue", 3: "fine"}
+# Why a judged dimension was not judged; anything else not checked is a deterministic check's.
+_JUDGE_WHYS = frozenset({"judge_lane_off", "judge_error", "no_receipt"})
+_LEVEL_MEANINGS = {
+    "pass": "nothing to do",
+    "repair": "a detail to fix",
+    "hold": "someone should follow up",
+    "block": "this should never have gone out",
+}
+# What the person reading the post should do about a failing check, by check id. A failure that is
+# ours (context, tools, data) and needs nothing from the property gets `_OURS_NOTHING_TO_DO`.
+_WHAT_TO_DO = {
+    "no_access_code_to_prospect": "check the access code — change it if a prospect should not have it",
+    "no_internal_narration": "read the reply; if it confused them, follow up in plain words",
+    "no_ungrounded_policy_claim": "keep the promise, or tell them it was a mistake",
+    "amounts_match_ledger": "confirm the amount, and correct it with them if it is wrong",
+    "reply_language_matches": "answer them again in their language",
+    "followup_exists": "answer their last question — it is still waiting for a reply",
+    "escalation_closed": "follow up on the escalation — it is past its deadline",
+    "one_message_per_trigger": "tell them which of the two answers holds",
+    "not_truncated": "send them the rest of the answer — the reply was cut off",
+    "required_facts_present": "add the missing detail to the property's information",
+    "mandated_tools_called": "double-check the answer — Clara skipped a lookup it needed",
+    "loop_progress": "check that they got an answer",
+    "tone": "read the reply and follow up if it landed badly",
+    "pacing": "check that nobody is still waiting for an answer",
+}
+_CLARAS_DEFAULT_TO_DO = "read the reply and follow up with them if needed"
+_OURS_NOTHING_TO_DO = "nothing for you — engineers have a ticket for it"
+_REASON_TITLES: dict[str, str] = {}  # slugs read as words already ("unbacked_promise" → "unbacked promise")
 
-CORRECT_GRADE_BUTTON = "Correct grade"
+CORRECT_GRADE_BUTTON = "Correct this grade"
 CLARAS_HEADING = "Clara's"
 OURS_HEADING = "Ours (context/tools/data)"
 ADVISORY_HEADING = "Advisory (not counted in the grade yet)"
 CONVERSATION_HEADING = "The conversation as a whole"
 OPEN_CONVERSATION = "Open the conversation"
+
+
+# --- levels, checks and what to do ------------------------------------------------------------------
+
+
+def level_meaning(level: str) -> str:
+    """`HOLD — someone should follow up`: a level with its plain meaning."""
+    return f"{level.upper()} — {_LEVEL_MEANINGS.get(level, level)}"
+
+
+def reason_title(slug: str) -> str:
+    return _REASON_TITLES.get(slug, slug.replace("_", " "))
+
+
+def headline(level: str, slug: str) -> str:
+    """`BLOCK · unbacked promise`; never a score."""
+    return f"{level.upper()} · {reason_title(slug)}"
+
+
+def layer_name(layer: str) -> str:
+    return layer
+
+
+def check_sentence(slug: str, facts: SentenceFacts) -> str | None:
+    """The deck's own sentence for a failure, when the grader's would read worse (codes, not names);
+    None keeps the grader's sentence."""
+    if slug == "wrong_language" and facts.languages is not None:
+        asked, replied = (locales.language_name(code, LOCALE) for code in facts.languages)
+        return f"Written to in {asked}, Clara answered in {replied}."
+    return None
+
+
+def what_to_do(check: str, owner: str) -> str:
+    """`What to do: confirm the amount…`, for one failing check."""
+    fallback = _OURS_NOTHING_TO_DO if owner == "ours" else _CLARAS_DEFAULT_TO_DO
+    action = _WHAT_TO_DO.get(check, fallback)
+    return f"What to do: {action}"
 
 
 # --- parent post -----------------------------------------------------------------------------------
@@ -73,17 +143,22 @@ def turns_flagged(flagged: int, total: int) -> str:
 
 def ownership_split(clara_layers: Sequence[str], our_layers: Sequence[str]) -> str:
     """`Clara's part: output · Ours (context/tools/data): tools`."""
-    claras = ", ".join(clara_layers) or "nothing"
-    ours = ", ".join(our_layers) or "nothing"
+    claras = ", ".join(layer_name(layer) for layer in clara_layers) or "nothing"
+    ours = ", ".join(layer_name(layer) for layer in our_layers) or "nothing"
     return f"Clara's part: {claras} · Ours (context/tools/data): {ours}"
 
 
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
 def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> str:
-    """`14 checks · not checked: tone, pacing — judge lane off · 3 did not apply here`.
+    """`14 checks · tone and pacing not judged — judge lane off · 3 did not apply here`.
 
     `not_checked` pairs a check's name with why (a NotCheckedWhy value). Names sharing a why are
-    listed together, in words rather than check ids; checks that simply did not apply are only counted,
-    since naming them would bury what matters.
+    listed together, in words rather than check ids. Judged dimensions are said to be *not judged*, so
+    "pacing" not judged never reads as contradicting a pacing check that failed. Checks that simply did
+    not apply are only counted, since naming them would bury what matters.
     """
     noun = "check" if checks_run == 1 else "checks"
     by_why: dict[str, list[str]] = {}
@@ -91,14 +166,18 @@ def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> 
         names = by_why.setdefault(why, [])
         if (name := check.replace("_", " ")) not in names:
             names.append(name)
-    groups = [
-        f"{', '.join(names)} — {_NOT_CHECKED_WHY.get(why, why.replace('_', ' '))}"
-        for why, names in by_why.items()
-        if why != "not_applicable"
-    ]
+    groups = []
+    for why, names in by_why.items():
+        if why == "not_applicable":
+            continue
+        because = _NOT_CHECKED_WHY.get(why, why.replace("_", " "))
+        if why in _JUDGE_WHYS:
+            groups.append(f"{_and(names)} not judged — {because}")
+        else:
+            groups.append(f"not checked: {', '.join(names)} — {because}")
     line = f"{checks_run} {noun}"
     if groups:
-        line += " · not checked: " + " · ".join(groups)
+        line += " · " + " · ".join(groups)
     if inapplicable := len(by_why.get("not_applicable", [])):
         line += f" · {inapplicable} did not apply here"
     return line
@@ -134,7 +213,30 @@ def empty_draft() -> str:
 
 def passed_layers(layers: Sequence[str]) -> str:
     """`Passed: context, loop, shape`."""
-    return "Passed: " + (", ".join(layers) if layers else "nothing else was checked")
+    return "Passed: " + (", ".join(layer_name(x) for x in layers) if layers else "nothing else was checked")
+
+
+def more_marks(count: int) -> str:
+    """Under a draft too long to show every failing passage in one message."""
+    noun = "passage" if count == 1 else "passages"
+    return f"…and {count} more marked {noun} further on (see the whole draft in the conversation)"
+
+
+# --- the reply that lists the flagged turns beyond the thread's bound ----------------------------
+
+
+def more_turns_heading(count: int) -> str:
+    noun = "turn" if count == 1 else "turns"
+    return f"{count} more flagged {noun}, listed here to keep the channel readable"
+
+
+def more_turns_how_to_see(has_link: bool) -> str:
+    where = "open the conversation (link above) or run" if has_link else "run"
+    return f"To see each one in full, {where} `smith grade` on the conversation's file."
+
+
+def more_turns_fallback(count: int) -> str:
+    return f"{count} more flagged turns in this conversation"
 
 
 def judged_score(score: int | None) -> str:
@@ -181,7 +283,7 @@ def receipt_fact(fact_key: str) -> str:
 
 def short_date(day: date) -> str:
     """`Mon 30 Nov`, in English whatever the process locale."""
-    return f"{_WEEKDAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]}"
+    return locales.short_date(day, LOCALE)
 
 
 def tally_line(property_name: str, day: date, graded: int, passed: int, below: int, reacted: int) -> str:
@@ -274,6 +376,77 @@ def not_linked() -> tuple[str, str]:
     )
 
 
+def confirmation(level: str | None, reason: str | None, tags: Sequence[str]) -> tuple[str, str]:
+    """Told to the person once their written correction or modal submission is recorded."""
+    said = f"Should be {level_meaning(level)}" if level else "a note"
+    lines = [f"Recorded: {said}."]
+    if reason:
+        lines.append(f"Why: {reason}")
+    if tags:
+        lines.append("Principles: " + ", ".join(f"#{tag}" for tag in tags))
+    return "Thanks — your correction counts", "\n".join(lines)
+
+
+# --- who reviewed a post -------------------------------------------------------------------------
+
+
+_NAMES_SHOWN = 8  # per kind of act: a popular post's line stays one line
+
+
+def _some(names: Sequence[str]) -> str:
+    if len(names) <= _NAMES_SHOWN:
+        return ", ".join(names)
+    return ", ".join(names[:_NAMES_SHOWN]) + " and " + f"{len(names) - _NAMES_SHOWN} others"
+
+
+def reviewed_line(
+    ups: Sequence[str], downs: Sequence[str], corrections: Sequence[tuple[str, str]], notes: Sequence[str]
+) -> str:
+    """`Reviewed: 👍 María · correction by Sam → PASS`: who has reviewed this post, kept current."""
+    parts = []
+    if ups:
+        parts.append("👍 " + _some(ups))
+    if downs:
+        parts.append("👎 " + _some(downs))
+    parts += [f"correction by {name} → {level.upper()}" for name, level in corrections[:_NAMES_SHOWN]]
+    if len(corrections) > _NAMES_SHOWN:
+        parts.append(f"{len(corrections) - _NAMES_SHOWN} more corrections")
+    if notes:
+        parts.append("note by " + _some(notes))
+    return "Reviewed: " + " · ".join(parts) if parts else "Not reviewed yet"
+
+
+# --- the App Home tab ------------------------------------------------------------------------------
+
+HOME_TITLE = "Smith — what waits for you"
+HOME_NOTHING_WAITING = "Nothing is waiting for a review. 🎉"
+HOME_UNLINKED_HEADING = "Slack accounts not linked, with acts waiting (admins)"
+
+
+def home_waiting_heading(total: int) -> str:
+    noun = "post waits" if total == 1 else "posts wait"
+    return f"{total} {noun} for a review (newest first)"
+
+
+def home_waiting_line(headline: str, property_name: str, day: date) -> str:
+    return f"{headline} — {property_name} · {short_date(day)}"
+
+
+def home_my_week(acts: int, judged: int, agreeing: int) -> str:
+    if acts == 0:
+        return "You have not reviewed anything this week."
+    noun = "post" if acts == 1 else "posts"
+    line = f"This week you reviewed {acts} {noun}"
+    if judged:
+        line += f" · you agreed with Smith on {agreeing} of {judged} ({agreeing / judged:.0%})"
+    return line + "."
+
+
+def home_unlinked_line(pending: int) -> str:
+    noun = "act waits" if pending == 1 else "acts wait"
+    return f"{pending} {noun} — link with `/smith link @person their-email`"
+
+
 MODAL_TITLE = "Correct the grade"
 MODAL_SUBMIT = "Save"
 MODAL_CLOSE = "Cancel"
@@ -289,6 +462,11 @@ MODAL_ERROR_PRINCIPLE_NAME = "Use letters or numbers for the principle's name."
 
 def modal_machine_said(level: str, headline: str) -> str:
     return f"Smith graded this *{level.upper()} · {headline.replace('_', ' ')}*."
+
+
+def modal_level_option(level: str) -> str:
+    """A level option in the modal, with its one-line meaning."""
+    return level_meaning(level)
 
 
 # --- /smith ---------------------------------------------------------------------------------------

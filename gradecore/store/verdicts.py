@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Protocol, TypeVar
 
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
@@ -12,12 +13,36 @@ from gradecore.entities import GradeVerdict, Principle, utcnow
 from gradecore.principles import fold_principles, normalise_tag
 
 
-def is_note(verdict: GradeVerdict) -> bool:
+class Act(Protocol):
+    """What deciding which acts stand reads of a verdict (a GradeVerdict, or a light row of one)."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def grader_user_id(self) -> int: ...
+    @property
+    def item_type(self) -> str: ...
+    @property
+    def item_ref(self) -> str: ...
+    @property
+    def signal(self) -> str: ...
+    @property
+    def expected_level(self) -> str | None: ...
+    @property
+    def retracts_id(self) -> int | None: ...
+    @property
+    def created_at(self) -> datetime: ...
+
+
+AnyAct = TypeVar("AnyAct", bound=Act)
+
+
+def is_note(verdict: Act) -> bool:
     """A written reply that named no level: a comment on the grade, not a judgement of it."""
     return verdict.signal == "correction" and verdict.expected_level is None
 
 
-def current_acts(verdicts: Iterable[GradeVerdict]) -> list[GradeVerdict]:
+def current_acts(verdicts: Iterable[AnyAct]) -> list[AnyAct]:
     """Each grader's latest non-retracted act per item (SPEC §4: what readers count).
 
     A note does not displace a 👍, 👎 or a correction that named a level: a comment added after
@@ -25,7 +50,7 @@ def current_acts(verdicts: Iterable[GradeVerdict]) -> list[GradeVerdict]:
     """
     verdicts = list(verdicts)  # read twice below; a generator would be empty the second time
     retracted = {v.retracts_id for v in verdicts if v.signal == "retraction"}
-    latest: dict[tuple[int, str, str], GradeVerdict] = {}
+    latest: dict[tuple[int, str, str], AnyAct] = {}
     for verdict in sorted(verdicts, key=lambda v: (v.created_at, v.id or 0)):
         if verdict.signal == "retraction" or verdict.id in retracted:
             continue

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from importlib.metadata import version as package_version
+from typing import Annotated
 
 import typer
 
+from cerebrus.version import ENGINE_VERSION
 from gradecore.contract import conversation_schema
 from smith.cli import db, ingest, jobs, outbox, properties, rules, run, slack, tickets, users
 
@@ -16,6 +19,24 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"smith {package_version('agent-smith')} · engine {ENGINE_VERSION}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit"),
+    ] = False,
+) -> None:
+    """Agent Smith: grades Clara's conversations and brings the flagged ones to Slack."""
+
+
 app.add_typer(db.app, name="db")
 app.add_typer(users.app, name="users")
 app.add_typer(properties.app, name="properties")

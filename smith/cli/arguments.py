@@ -19,7 +19,6 @@ from smith.cli.errors import UserError
 # Public channels start with C, private channels (and old private groups) with G.
 _CHANNEL_ID = re.compile(r"[CG][A-Z0-9]{2,}")
 # The languages Smith writes its posts in; a property's staff read one of them.
-STAFF_LOCALES = ("en", "es")
 
 
 def column_length(entity: type[SQLModel], field: str) -> int:
@@ -50,13 +49,6 @@ def channel_id(value: str) -> str:
             "open the channel's details in Slack, the id is at the bottom"
         )
     return bounded(value, (Property, "slack_channel_id"), "--channel")
-
-
-def staff_locale(value: str) -> str:
-    folded = value.strip().lower()
-    if folded not in STAFF_LOCALES:
-        raise UserError(f"--locale must be one of {', '.join(STAFF_LOCALES)}, not {value!r}")
-    return folded
 
 
 def email_address(value: str, *, where: str = "") -> str:

@@ -39,4 +39,5 @@ def ingestor(store: Store) -> Ingestor:
         post=current.post_mode != "off",
         conversation_url_template=current.conversation_url_template,
         judge=current.judge_enabled,
+        max_thread_replies=current.max_thread_replies,
     )

@@ -7,6 +7,7 @@ import sys
 import typer
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 from cerebrus import RulesError
 from gradecore.contract import ContractViolation
@@ -60,9 +61,20 @@ def database_failure(exc: SQLAlchemyError) -> str:
 
 def run_guarded(app: typer.Typer) -> int:
     try:
-        app()  # standalone: typer reports usage mistakes itself and exits
+        # Not standalone: a usage mistake (an unknown option, a value outside its choices) comes back
+        # here as an exception, to be told in one line rather than in a framed panel.
+        outcome = app(standalone_mode=False, prog_name="smith")
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 1
+    except NoArgsIsHelpError as exc:
+        exc.show()  # `smith users` alone: the help of that group, as a standalone run shows it
+        return exc.exit_code
+    except UsageError as exc:
+        print(f"smith: {one_line_usage(exc)}", file=sys.stderr)
+        return exc.exit_code
+    except typer.Abort:
+        print("smith: interrupted", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         print("smith: interrupted", file=sys.stderr)
         return 130
@@ -75,4 +87,11 @@ def run_guarded(app: typer.Typer) -> int:
     except SQLAlchemyError as exc:
         print(f"smith: {database_failure(exc)}", file=sys.stderr)
         return 1
-    return 0
+    return outcome if isinstance(outcome, int) else 0  # typer.Exit(n) comes back as n
+
+
+def one_line_usage(exc: UsageError) -> str:
+    """`invalid value for '--role': 'owner' is not one of 'staff', 'engineer', 'admin'` and the command."""
+    message = " ".join(exc.format_message().split()).rstrip(".").replace("Value error, ", "")
+    command = exc.ctx.command_path if exc.ctx is not None else "smith"
+    return f"{message[:1].lower()}{message[1:]} (see `{command} --help`)"

@@ -12,6 +12,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from gradecore.contract import Conversation
 from smith.cli.context import ingestor, open_store, rules, settings
 from smith.cli.errors import UserError, database_failure
+from smith.cli.output import progress
 from smith.documents import ParsedDocument, parse_documents, read_source
 from smith.ingest import Ingestor, IngestResult
 from smith.judging import JudgeWorker, build_judge_lane
@@ -27,15 +28,17 @@ def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or 
     ingesting = ingestor(open_store())
     rejected = 0
     judge_owed = False
-    for document in documents:
-        result, problem = _ingest_document(document, ingesting.ingest)
-        if result is not None:
-            judge_owed = judge_owed or result.judge_pending
-            continue
-        if len(documents) == 1:
-            raise UserError(f"{document.where}: {problem}")
-        rejected += 1
-        typer.echo(f"smith: {document.where}: {problem}", err=True)
+    with progress("Ingesting", len(documents)) as advance:
+        for document in documents:
+            result, problem = _ingest_document(document, ingesting.ingest)
+            advance()
+            if result is not None:
+                judge_owed = judge_owed or result.judge_pending
+                continue
+            if len(documents) == 1:
+                raise UserError(f"{document.where}: {problem}")
+            rejected += 1
+            typer.echo(f"smith: {document.where}: {problem}", err=True)
     if judge_owed:
         # A batch: the judged grades are paid here, after every document is stored, as `smith serve`
         # pays them after answering each ingest.

@@ -12,6 +12,7 @@ from rich.console import Console
 from gradecore.entities import utcnow
 from smith.cli.context import open_store, rules, settings
 from smith.cli.errors import UserError
+from smith.cli.output import JsonOption, print_json, progress
 from smith.sweep.check import check_fixtures
 from smith.sweep.job import run_sweep
 from smith.tally import compose_tally, queue_tally
@@ -29,8 +30,10 @@ def tally(
     post: Annotated[
         bool, typer.Option("--post", help="Queue the line for Slack instead of printing it")
     ] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Print (or post) the daily tally line per property."""
+    listed: list[dict[str, object]] = []
     with open_store().unit() as unit:
         properties = [unit.properties.require(property_id)] if property_id else list(unit.properties.list())
         if not properties:
@@ -42,23 +45,39 @@ def tally(
                 else utcnow().astimezone(ZoneInfo(prop.timezone)).date() - timedelta(days=1)
             )
             line = compose_tally(unit, prop, local_day)
-            if post:
-                queued = queue_tally(unit, prop, line)
+            queued = queue_tally(unit, prop, line) if post else None
+            if as_json:
+                listed.append(
+                    {
+                        "property": prop.id,
+                        "date": local_day.isoformat(),
+                        "graded": line.graded,
+                        "below": line.below,
+                        "no_reactions_in_7_days": line.no_reactions_warning,
+                        "line": "\n".join(render_payload(line.content.as_message())),
+                        "queued": queued,
+                    }
+                )
+            elif post:
                 typer.echo(f"{prop.id}: {'queued' if queued else 'already queued'} for {local_day}")
             else:
                 typer.echo("\n".join(render_payload(line.content.as_message())))
+    if as_json:
+        print_json(listed)
 
 
 def sweep() -> None:
     """Run the D8 sweep now: new verdicts become anonymized fixture drafts and tickets."""
     current = settings()
     directory = current.fixtures_dir
-    report = run_sweep(
-        open_store(),
-        directory,
-        tracker=build_tracker(current),
-        quiet_after=timedelta(days=current.ticket_quiet_days),
-    )
+    with progress("Sweeping verdicts", None) as advance:
+        report = run_sweep(
+            open_store(),
+            directory,
+            tracker=build_tracker(current),
+            quiet_after=timedelta(days=current.ticket_quiet_days),
+            on_swept=advance,
+        )
     kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(report.written.items())) or "nothing new"
     typer.echo(f"swept into {directory}: {kinds} · {len(report.refused)} refused")
     tickets = report.tickets

@@ -2,38 +2,55 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from smith.cli.context import open_store
+from smith.cli.output import JsonOption, print_json, print_table, table
+
+Status = Literal["pending", "posted", "failed", "unrouted"]  # gradecore.store.outbox.STATUSES
 
 
 def outbox(
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Re-queue every failed post")] = False,
-    status: Annotated[str | None, typer.Option(help="Only posts with this status")] = None,
-    limit: Annotated[int, typer.Option(help="How many posts to list")] = 50,
+    status: Annotated[Status | None, typer.Option(help="Only posts with this status")] = None,
+    limit: Annotated[int, typer.Option(min=1, help="How many posts to list")] = 50,
+    as_json: JsonOption = False,
 ) -> None:
     """List the outbox (newest first) with counts by status."""
     with open_store().unit() as unit:
-        if retry_failed:
-            typer.echo(f"re-queued {unit.outbox.retry_failed()} failed posts")
+        retried = unit.outbox.retry_failed() if retry_failed else None
         counts = unit.outbox.counts()
-        rows = unit.outbox.list(status, limit)
-    table = Table("id", "kind", "op", "status", "channel", "attempts", "ts", "last error")
-    for post in rows:
-        table.add_row(
-            str(post.id),
-            post.kind,
-            post.operation,
-            post.status,
-            post.channel or "—",
-            str(post.attempts),
-            post.ts or "—",
-            (post.last_error or "")[:60],
+        posts: list[dict[str, Any]] = [
+            {
+                "id": post.id,
+                "kind": post.kind,
+                "operation": post.operation,
+                "status": post.status,
+                "channel": post.channel,
+                "attempts": post.attempts,
+                "ts": post.ts,
+                "last_error": post.last_error,
+            }
+            for post in unit.outbox.list(status, limit)
+        ]
+    if as_json:
+        print_json({"retried": retried, "counts": counts, "posts": posts})
+        return
+    if retried is not None:
+        typer.echo(f"re-queued {retried} failed posts")
+    grid = table("id", "kind", "op", "status", "channel", "attempts", "ts", "last error")
+    for post in posts:
+        grid.add_row(
+            str(post["id"]),
+            post["kind"],
+            post["operation"],
+            post["status"],
+            post["channel"] or "—",
+            str(post["attempts"]),
+            post["ts"] or "—",
+            post["last_error"] or "",  # whole: a cut error is a clue lost
         )
-    console = Console()
-    console.print(table)
-    console.print(" · ".join(f"{count} {name}" for name, count in counts.items()))
+    print_table(grid)
+    typer.echo(" · ".join(f"{count} {name}" for name, count in counts.items()))

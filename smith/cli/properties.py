@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from gradecore.entities import Property
-from smith.cli.arguments import bounded, channel_id, staff_locale
+from smith.cli.arguments import bounded, channel_id
 from smith.cli.context import open_store, settings
 from smith.cli.errors import UserError
+from smith.cli.output import JsonOption, print_json, print_table, table
+
+Locale = Literal["en", "es"]  # the locales Smith has a copy deck for (smith/locales.py)
 
 app = typer.Typer(help="Properties and their Slack channels.", no_args_is_help=True)
 
@@ -22,7 +23,7 @@ def set_property(
     property_id: str,
     name: Annotated[str | None, typer.Option(help="Display name")] = None,
     timezone: Annotated[str | None, typer.Option(help="IANA timezone, e.g. America/Los_Angeles")] = None,
-    locale: Annotated[str | None, typer.Option(help="Language of its posts: en or es")] = None,
+    locale: Annotated[Locale | None, typer.Option(help="Language of its posts")] = None,
     channel: Annotated[
         str | None, typer.Option(help="Slack channel id (C… or G…, not its name) for this property's posts")
     ] = None,
@@ -33,7 +34,6 @@ def set_property(
         bounded(name, (Property, "name"), "--name")
     if timezone is not None:
         bounded(timezone, (Property, "timezone"), "--timezone")
-    locale = None if locale is None else staff_locale(locale)
     channel = None if channel is None else channel_id(channel)
     with open_store().unit() as unit:
         if unit.properties.get(property_id) is None and (name is None or timezone is None):
@@ -71,11 +71,23 @@ def _join(channel: str) -> None:
 
 
 @app.command("list")
-def list_properties() -> None:
+def list_properties(as_json: JsonOption = False) -> None:
     """List properties."""
     with open_store().unit() as unit:
-        rows = unit.properties.list()
-    table = Table("id", "name", "timezone", "locale", "channel")
+        rows = [
+            {
+                "id": row.id,
+                "name": row.name,
+                "timezone": row.timezone,
+                "locale": row.locale,
+                "channel": row.slack_channel_id,
+            }
+            for row in unit.properties.list()
+        ]
+    if as_json:
+        print_json(rows)
+        return
+    grid = table("id", "name", "timezone", "locale", "channel")
     for row in rows:
-        table.add_row(row.id, row.name, row.timezone, row.locale, row.slack_channel_id or "not mapped")
-    Console().print(table)
+        grid.add_row(row["id"], row["name"], row["timezone"], row["locale"], row["channel"] or "not mapped")
+    print_table(grid)

@@ -27,7 +27,15 @@ def demo(
     """Run the whole loop on the bundled examples: grade, and show the posts as staff would see them."""
     console = Console()
     console.rule("Agent Smith demo · dry run: posts are shown here, nothing is sent to Slack")
-    run = asyncio.run(run_demo(workdir, console))
+    # The same settings `serve` reads: a rules file and the conversation links apply to the demo too.
+    run = asyncio.run(
+        run_demo(
+            workdir,
+            console,
+            rules=rules(),
+            conversation_url_template=settings().conversation_url_template,
+        )
+    )
     console.print(summary_table(run))
     console.rule("Staff answer in Slack (simulated)")
     console.print("María reacts 👍 on the Lampliter post · Sam replies under the Birchwood turn:")

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from gradecore.entities import SlackIdentity, utcnow
 from smith.agreement import agreement_table, cohen_kappa, share_agreeing
 from smith.cli.arguments import bounded, email_address
 from smith.cli.context import open_store
 from smith.cli.errors import UserError
+from smith.cli.output import JsonOption, print_json, print_table, table
 from smith.listening.linking import link_identity
 from smith.manifest import build_manifest
 from smith.meaning_reads import agreement_acts
@@ -46,28 +45,46 @@ def link(slack_user_id: str, email: str) -> None:
 def agreement(
     since: Annotated[str | None, typer.Option(help="Start date, YYYY-MM-DD (default: 30 days ago)")] = None,
     by: Annotated[Literal["grader", "check", "property"], typer.Option(help="Group by")] = "grader",
+    as_json: JsonOption = False,
 ) -> None:
     """Agreement between staff and Smith: share agreeing and Cohen's κ (4 levels and pass/not-pass)."""
     start = _parse_since(since)
     with open_store().unit() as unit:
         acts = agreement_acts(unit, start, utcnow())
     pairs = [(act.expected_level, act.machine_level) for act in acts]
-    console = Console()
-    table = Table(by, "acts", "agreeing", "κ (4 levels)", "κ (pass/not)")
-    for row in agreement_table(acts, by):
-        table.add_row(
-            row.key, str(row.n), f"{row.share_agreeing:.0%}", _kappa(row.kappa), _kappa(row.kappa_binary)
-        )
+    rows: list[dict[str, Any]] = [
+        {
+            by: row.key,
+            "acts": row.n,
+            "agreeing": row.share_agreeing,
+            "kappa": row.kappa,
+            "kappa_binary": row.kappa_binary,
+        }
+        for row in agreement_table(acts, by)
+    ]
     share = share_agreeing(pairs)
-    table.add_row(
-        "all",
-        str(len(pairs)),
-        "—" if share is None else f"{share:.0%}",
-        _kappa(cohen_kappa(pairs)),
-        _kappa(cohen_kappa(pairs, binary=True)),
-        style="bold",
-    )
-    console.print(table)
+    total: dict[str, Any] = {
+        by: "all",
+        "acts": len(pairs),
+        "agreeing": share,
+        "kappa": cohen_kappa(pairs),
+        "kappa_binary": cohen_kappa(pairs, binary=True),
+    }
+    if as_json:
+        print_json([*rows, total])
+        return
+    grid = table(by, "acts", "agreeing", "κ (4 levels)", "κ (pass/not)")
+    for row in [*rows, total]:
+        agreeing = row["agreeing"]
+        grid.add_row(
+            str(row[by]),
+            str(row["acts"]),
+            "—" if agreeing is None else f"{agreeing:.0%}",
+            _kappa(row["kappa"]),
+            _kappa(row["kappa_binary"]),
+            style="bold" if row is total else None,
+        )
+    print_table(grid)
 
 
 def _kappa(value: float | None) -> str:

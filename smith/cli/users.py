@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from gradecore.entities import User
 from gradecore.store import ROLES, DuplicateEmail
@@ -16,6 +14,7 @@ from gradecore.store.people import Role
 from smith.cli.arguments import bounded, email_address
 from smith.cli.context import open_store
 from smith.cli.errors import UserError
+from smith.cli.output import JsonOption, print_json, print_table, table
 
 app = typer.Typer(help="Staff users who may grade.", no_args_is_help=True)
 
@@ -24,13 +23,12 @@ app = typer.Typer(help="Staff users who may grade.", no_args_is_help=True)
 def add(
     email: str,
     name: Annotated[str, typer.Option(help="Full name")],
-    role: Annotated[str, typer.Option(help="staff | engineer | admin")] = "staff",
+    role: Annotated[Role, typer.Option(help="Who they are to Smith")] = "staff",
 ) -> None:
     """Add one staff user."""
-    checked_role = _role(role)
     address, full_name = email_address(email), bounded(name, (User, "name"), "--name")
     with open_store().unit() as unit:
-        user = unit.users.add(address, full_name, checked_role)
+        user = unit.users.add(address, full_name, role)
     typer.echo(f"added {user.email} ({user.role})")
 
 
@@ -50,16 +48,35 @@ def import_csv(path: Path) -> None:
 
 
 @app.command("list")
-def list_users() -> None:
+def list_users(as_json: JsonOption = False) -> None:
     """List users."""
     with open_store().unit() as unit:
-        users = unit.users.list()
-        table = Table("email", "name", "role", "active", "slack")
-        for user in users:
+        rows: list[dict[str, Any]] = []
+        for user in unit.users.list():
             assert user.id is not None
-            slack = ", ".join(i.slack_user_id for i in unit.identities.for_user(user.id))
-            table.add_row(user.email, user.name, user.role, "yes" if user.active else "no", slack or "—")
-    Console().print(table)
+            slack = [i.slack_user_id for i in unit.identities.for_user(user.id)]
+            rows.append(
+                {
+                    "email": user.email,
+                    "name": user.name,
+                    "role": user.role,
+                    "active": user.active,
+                    "slack": slack,
+                }
+            )
+    if as_json:
+        print_json(rows)
+        return
+    grid = table("email", "name", "role", "active", "slack")
+    for row in rows:
+        grid.add_row(
+            row["email"],
+            row["name"],
+            row["role"],
+            "yes" if row["active"] else "no",
+            ", ".join(row["slack"]) or "—",
+        )
+    print_table(grid)
 
 
 def _role(role: str, *, where: str = "") -> Role:

@@ -92,4 +92,5 @@ def run_batch(
             finished.append((job.event_id, outcome))
             results.append(outcome)
         unit.inbox.finish_many(finished)
+        writing.after_recording(unit, zip(plans, results, strict=True))
     return results

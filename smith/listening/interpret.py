@@ -31,6 +31,7 @@ class PlannedAct:
     act: HumanAct
     machine: dict[str, Any]  # the grade as the person saw it, frozen
     hint: Hint | None = None
+    thread_ts: str | None = None  # the thread a written reply was made in (where to answer it)
 
     @property
     def dedup_key(self) -> str:
@@ -131,4 +132,4 @@ def _reply(
     hint = None
     if correction.is_note:
         hint = Hint(f"hint:{reply.channel}:{reply.thread_ts}:{reply.user}", reply.channel, reply.thread_ts)
-    return PlannedAct(act, located.machine, hint)
+    return PlannedAct(act, located.machine, hint, thread_ts=reply.thread_ts)

@@ -12,6 +12,7 @@ from typing import Literal
 from gradecore.entities import User
 from gradecore.store import Store
 from smith.acts import HumanAct, record_act
+from smith.outbox.reviewed import refresh_reviewed_lines
 
 
 @dataclass(frozen=True)
@@ -33,10 +34,14 @@ def link_identity(
         assert user.id is not None
         unit.identities.link(slack_user_id, user, linked_by=linked_by, team_id=team_id)
         attributed = 0
+        reviewed: list[str] = []
         for pending in unit.pending_acts.open_for(slack_user_id):
             act = HumanAct.from_json(pending.act["act"])
             recorded = record_act(unit, act, user.id, pending.act["machine"])
             verdict_id = recorded.verdicts[0].id if recorded.verdicts else None
             unit.pending_acts.resolve(pending, verdict_id)
             attributed += len(recorded.verdicts)
+            if recorded.verdicts:
+                reviewed.append(act.target.conversation_id)
+        refresh_reviewed_lines(unit, reviewed)  # their acts now count: the posts say so
         return LinkResult(user, attributed)

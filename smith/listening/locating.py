@@ -9,7 +9,7 @@ are read afresh (once per batch of events).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gradecore.store import Unit
@@ -100,4 +100,7 @@ def _post_replied_to(unit: Unit, parent: PostRef, reply_ts: str, text: str) -> P
             for post in posts:
                 if post.turn_id == turn_ids[wanted - 1]:
                     return post
+            # A turn past the thread's bound has no reply of its own (it is listed in the last one):
+            # the reply is still about that turn.
+            return replace(parent, kind="turn", turn_id=turn_ids[wanted - 1])
     return posts[-1]

@@ -1,4 +1,5 @@
-"""The "Correct grade" modal: expected level (required), principle chips, "+ new", and a reason.
+"""The "Correct this grade" modal: expected level (required, each with its meaning), principle chips,
+"+ new", and a reason, in the property's locale.
 
 Built with slack_sdk's view and block models; validated on submission so errors show in the modal
 (a disagreement needs a principle), then recorded as a correction GradeVerdict.
@@ -26,18 +27,26 @@ from slack_sdk.models.views import View
 from gradecore.entities import MachineGrade, Principle
 from gradecore.principles import normalise_tag
 from gradecore.vocabulary import Level
-from smith import texts
 from smith.acts import HumanAct, Target
+from smith.copydeck import deck_for
 from smith.listening.events import storable
 
 CALLBACK_ID = "smith_correction"
 _MAX_OPTIONS = 100  # Slack's limit for a static select
+_MAX_OPTION_TEXT = 75
 _MAX_VIEW_ID = 100  # the inbox keys a submission `view:<id>` in 128 characters
 
 
 def build_correction_view(
-    target: Target, machine: MachineGrade, vocabulary: Sequence[Principle], *, channel: str, message_ts: str
+    target: Target,
+    machine: MachineGrade,
+    vocabulary: Sequence[Principle],
+    *,
+    channel: str,
+    message_ts: str,
+    locale: str | None = None,
 ) -> View:
+    texts = deck_for(locale)
     metadata = {
         "c": target.conversation_id,
         "t": target.turn_id if target.item_type == "turn" else None,
@@ -45,8 +54,13 @@ def build_correction_view(
         "g": machine.id,
         "ch": channel,
         "ts": message_ts,
+        "l": texts.LOCALE,
     }
-    levels = [Option(value=level.value, text=level.value.upper()) for level in Level]
+    # Each level with its meaning: "HOLD" alone reads as "we held the message" as easily as "follow up".
+    levels = [
+        Option(value=level.value, text=texts.modal_level_option(level.value)[:_MAX_OPTION_TEXT])
+        for level in Level
+    ]
     blocks: list[Any] = [
         ContextBlock(
             elements=[MarkdownTextObject(text=texts.modal_machine_said(machine.level, machine.headline))]
@@ -106,6 +120,7 @@ class ModalSubmission:
     target: Target
     machine_grade_id: str
     machine_level: Level | None
+    locale: str
     channel: str
     message_ts: str
     expected_level: Level | None
@@ -147,8 +162,9 @@ class ModalSubmission:
             target=Target("turn" if turn_id else "conversation", meta["c"], turn_id, meta.get("p", "")),
             machine_grade_id=meta.get("g", ""),
             machine_level=machine_level,
-            channel=meta.get("ch", ""),
-            message_ts=meta.get("ts", ""),
+            locale=str(meta.get("l") or "en"),
+            channel=str(meta.get("ch", "")),
+            message_ts=str(meta.get("ts", "")),
             expected_level=Level(level["value"]) if level else None,
             principles=tuple(storable(principle) for principle in principles),
             new_principle=storable(new or "").strip() or None,
@@ -157,6 +173,7 @@ class ModalSubmission:
 
     def errors(self) -> dict[str, str]:
         """Validation shown in the modal (`response_action: errors`), keyed by block id."""
+        texts = deck_for(self.locale)
         problems: dict[str, str] = {}
         if self.expected_level is None:
             problems["level"] = texts.MODAL_ERROR_LEVEL

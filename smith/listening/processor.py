@@ -261,6 +261,7 @@ class ActProcessor:
             if who.may_grade and who.user is not None and who.user.id is not None:
                 writing.prefetch(unit, ((planned, who.user.id) for _, planned in taken))
             outcomes = [writing.write_for(unit, planned, who) for _, planned in taken]
+            writing.after_recording(unit, zip((planned for _, planned in taken), outcomes, strict=True))
             unit.inbox.finish_many(
                 [(job.event_id, outcome) for (job, _), outcome in zip(taken, outcomes, strict=True)]
             )

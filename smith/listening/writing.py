@@ -6,17 +6,22 @@ the caller marks the row processed in the same transaction, so an act is never h
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+from collections.abc import Iterable, Sequence
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from gradecore.entities import PendingAct
 from gradecore.store import Unit
-from smith import texts
-from smith.acts import record_act
+from smith.acts import HumanAct, record_act
+from smith.copydeck import CopyDeck, deck_for
 from smith.listening.identity import Resolution
 from smith.listening.interpret import PlannedAct
 from smith.listening.notify import queue_ephemeral
+from smith.outbox.reviewed import refresh_reviewed_lines
 
 PARKED = "pending: Slack user not linked to a staff user"
+log = logging.getLogger(__name__)
 
 
 def prefetch(unit: Unit, acts: Iterable[tuple[PlannedAct, int]]) -> None:
@@ -28,6 +33,27 @@ def prefetch(unit: Unit, acts: Iterable[tuple[PlannedAct, int]]) -> None:
         for planned, user_id in acts
         if planned.act.signal == "retraction"  # only a retraction reads the grader's earlier acts
     )
+
+
+def after_recording(unit: Unit, outcomes: Iterable[tuple[object, object]]) -> None:
+    """Once per batch of (plan, outcome): the parents whose reviews changed get their reviewed-by line
+    edited (an act that was a duplicate, ignored or parked changes nothing anyone sees)."""
+    changed = [
+        plan.act.target.conversation_id
+        for plan, outcome in outcomes
+        if isinstance(plan, PlannedAct) and isinstance(outcome, str) and outcome.startswith("recorded")
+    ]
+    if not changed:
+        return
+    # The acts are flushed first, outside the savepoint: rolling back a failed edit must not take
+    # the batch's verdicts with it.
+    unit.session.flush()
+    try:
+        with unit.session.begin_nested():
+            refresh_reviewed_lines(unit, changed)
+    except SQLAlchemyError:
+        # The reviewed-by line is a courtesy; the acts themselves must still be recorded.
+        log.exception("could not queue the reviewed-by edit of %d conversation(s)", len(changed))
 
 
 def write_for(unit: Unit, planned: PlannedAct, who: Resolution) -> str:
@@ -48,8 +74,10 @@ def record(unit: Unit, planned: PlannedAct, user_id: int) -> str:
     recorded = record_act(unit, act, user_id, planned.machine)
     if recorded.duplicate:
         return "duplicate"
+    if act.signal == "correction" and act.expected_level is not None and act.slack_channel:
+        _confirm(unit, planned, recorded.verdicts[0].principles if recorded.verdicts else [])
     if planned.hint is not None:
-        title, body = texts.note_hint()
+        title, body = _deck(unit, act).note_hint()
         queue_ephemeral(
             unit,
             key=planned.hint.key,
@@ -74,7 +102,7 @@ def park(unit: Unit, planned: PlannedAct) -> str:
         )
     )
     if act.slack_channel:
-        title, body = texts.not_linked()
+        title, body = _deck(unit, act).not_linked()
         queue_ephemeral(
             unit,
             key=f"unlinked:{act.slack_channel}:{act.slack_user_id}",
@@ -84,3 +112,26 @@ def park(unit: Unit, planned: PlannedAct) -> str:
             body=body,
         )
     return PARKED
+
+
+def _confirm(unit: Unit, planned: PlannedAct, principles: Sequence[str]) -> None:
+    """Tell the person what their correction recorded (level, reason, principles as stored), so they
+    know it counted; once per act."""
+    act = planned.act
+    assert act.slack_channel is not None and act.expected_level is not None
+    title, body = _deck(unit, act).confirmation(act.expected_level.value, act.note, principles)
+    queue_ephemeral(
+        unit,
+        key=f"confirm:{act.act_key}",
+        channel=act.slack_channel,
+        user=act.slack_user_id,
+        title=title,
+        body=body,
+        thread_ts=planned.thread_ts,
+    )
+
+
+def _deck(unit: Unit, act: HumanAct) -> CopyDeck:
+    """The copy deck of the property the act is about: people are answered in its language."""
+    prop = unit.properties.get(act.target.property_id)
+    return deck_for(prop.locale if prop is not None else None)

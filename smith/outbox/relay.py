@@ -23,6 +23,7 @@ from gradecore.store import Store
 from gradecore.store.outbox import FAILED, PENDING, POSTED
 from smith.outbox.notices import queue_ops_notice
 from smith.outbox.pacing import SharedChannelPacer
+from smith.outbox.policy import MORE_TURNS_KIND
 from smith.outbox.ratelimit import TokenBucket
 from smith.transports import (
     AmbiguousFailure,
@@ -240,7 +241,8 @@ class Relay:
     async def _look_up(self, post: SlackPost, target_ts: str | None, stats: RelayStats) -> str | bool | None:
         """The ts if Slack already has the post, False if it does not, None if we could not tell."""
         assert post.channel is not None
-        thread_ts = target_ts if post.kind == "turn" or post.thread_ts else None
+        in_thread = post.kind in ("turn", MORE_TURNS_KIND) or post.thread_ts
+        thread_ts = target_ts if in_thread else None
         try:
             found = await self._transport.find_posted(post.channel, post.idempotency_key, thread_ts=thread_ts)
         except DeliveryFailure as exc:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -81,12 +82,14 @@ def run_sweep(
     now: datetime | None = None,
     quiet_after: timedelta = QUIET_AFTER,
     batch: int = 200,
+    on_swept: Callable[[], None] | None = None,
 ) -> SweepReport:
     """Sweep every verdict not yet in the ledger, then bring the tickets up to date; safe to rerun.
 
     Each verdict is swept on its own: one that raises is counted (and parked after
     PARK_AFTER_ATTEMPTS runs) and the sweep goes on with the next. The id cursor means a run looks at
-    each verdict once, so a failing one cannot hold the batch.
+    each verdict once, so a failing one cannot hold the batch. `on_swept` is called after each verdict
+    is done (the command line's progress bar).
     """
     report = SweepReport()
     after = 0
@@ -102,6 +105,8 @@ def run_sweep(
         for verdict in verdicts:
             after = verdict.id or after
             _sweep_one(store, fixtures_dir, verdict, report)
+            if on_swept is not None:
+                on_swept()
     if tracker is not None:
         moment = now or utcnow()
         record_occurrences(store, now=moment)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from blocks import (
     build_conversation_blocks,
     build_digest_blocks,
+    build_more_turns_blocks,
     build_notice_blocks,
     build_tally_blocks,
     build_turn_blocks,
@@ -89,16 +90,33 @@ def test_any_grade_builds_valid_posts(
     conversation_dims = data.draw(st.lists(dimensions(Scope.CONVERSATION), max_size=12), label="conv dims")
     grade = conversation_grade(conversation, conversation_dims, turns)
 
+    # Issue 13: both copy decks (and the reviewed-by line, the list of turns past the thread's bound)
+    # must always make posts Slack accepts.
+    locale = data.draw(st.sampled_from(["en", "es"]), label="locale")
+    reviewed = data.draw(st.none() | st.text(max_size=4000), label="reviewed")
     parent = build_conversation_blocks(
-        grade, conversation, machine_grade_id="mg-1", conversation_url=url, idempotency_key="key"
+        grade,
+        conversation,
+        machine_grade_id="mg-1",
+        conversation_url=url,
+        idempotency_key="key",
+        locale=locale,
+        reviewed=reviewed,
     )
     validate_post(parent)
     assert "4821" not in visible_text(parent)
     for turn in grade.turns:
-        reply = build_turn_blocks(turn, grade, conversation, machine_grade_id="mg-1", idempotency_key="key")
+        reply = build_turn_blocks(
+            turn, grade, conversation, machine_grade_id="mg-1", idempotency_key="key", locale=locale
+        )
         validate_post(reply)
         assert "4821" not in visible_text(reply)
         assert "<@U123>" not in visible_text(reply)
+    listing = build_more_turns_blocks(
+        grade.turns, conversation, conversation_url=url, idempotency_key="key", locale=locale
+    )
+    validate_post(listing)
+    assert "4821" not in visible_text(listing)
 
 
 @settings(max_examples=60, deadline=None)

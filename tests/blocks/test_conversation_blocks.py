@@ -70,10 +70,14 @@ def test_ownership_split_in_plain_words() -> None:
     assert "Clara's part: output · Ours (context/tools/data): nothing" in visible_text(build(lampliter()))
 
 
-def test_scope_statement_shown() -> None:
+def test_scope_statement_shown_with_judged_dimensions_named_as_judged() -> None:
+    # Issue 13: "not checked: tone, pacing" sat beside a failing pacing check; judged dimensions now
+    # read as judged, so they never contradict a failing layer.
     grade, conversation = lampliter()
     assert grade.scope.text.endswith("not checked: tone, pacing — judge lane off")
-    assert grade.scope.text in visible_text(build((grade, conversation)))
+    text = visible_text(build((grade, conversation)))
+    assert f"{len(grade.scope.checks_run)} checks · tone and pacing not judged — judge lane off" in text
+    assert "not checked: tone" not in text
 
 
 def test_how_to_respond_and_correct_grade_button() -> None:
@@ -82,7 +86,7 @@ def test_how_to_respond_and_correct_grade_button() -> None:
     grade, _ = lampliter()
     assert button_value(content) == {"c": grade.conversation_id, "t": None, "g": "mg-77"}
     actions = content.blocks[-1].to_dict()
-    assert actions["elements"][0]["text"]["text"] == "Correct grade"
+    assert actions["elements"][0]["text"]["text"] == "Correct this grade"  # issue 13: not "grade is correct"
 
 
 def test_metadata_traces_the_post_back() -> None:
@@ -146,7 +150,10 @@ def test_scope_statement_turns_check_ids_into_words_and_says_why() -> None:
     failing = dim("mandated_tools_called", Layer.LOOP)
     grade = conversation_grade(conversation, [], [turn_grade("turn-0", "out0", 1, [failing, short, tone])])
     text = visible_text(build((grade, conversation)))
-    assert "1 check · not checked: reply language matches — too short to tell · tone — judge lane off" in text
+    assert (
+        "1 check · not checked: reply language matches — too short to tell · tone not judged — judge lane off"
+        in text
+    )
     assert "reply_language_matches" not in text
 
 

@@ -74,3 +74,13 @@ def test_metadata_carries_the_idempotency_key_only() -> None:
     assert content.metadata is not None
     assert content.metadata.event_type == "smith_tally"
     assert content.metadata.event_payload == {"idempotency_key": "tally:camellia:2026-11-30"}
+
+
+def test_the_tally_line_in_spanish_names_day_and_month_from_the_calendar() -> None:
+    assert (
+        tally(locale="es").text
+        == "Camellia · lun 30 nov: 47 calificadas · 44 correctas · 3 por debajo · 2 de 3 con reacción"
+    )
+    assert tally(locale="es", local_date=date(2026, 8, 1)).text.startswith("Camellia · sáb 1 ago: ")
+    nothing = tally(locale="es", graded=0, passed=0, below=0, reacted=0).text
+    assert nothing == "Camellia · lun 30 nov: 0 calificadas — no llegó ninguna conversación"

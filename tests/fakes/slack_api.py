@@ -240,6 +240,10 @@ class FakeSlack:
     def views(self) -> list[OpenedView]:
         return self.workspace.views
 
+    def home_view(self, user_id: str) -> JsonDict | None:
+        """The Home tab last published for `user_id` (views.publish), if any."""
+        return self.workspace.home_views.get(user_id)
+
     # -- HTTP ------------------------------------------------------------------------------------
 
     async def _respond(self, request: web.Request) -> web.Response:

@@ -263,6 +263,20 @@ def views_open(ws: Workspace, bot: Bot, params: JsonDict) -> JsonDict:
     }
 
 
+def views_publish(ws: Workspace, bot: Bot, params: JsonDict) -> JsonDict:
+    user_id = _str(params, "user_id")
+    if user_id is None or user_id not in ws.users:
+        raise SlackError("user_not_found")
+    view = _json_field(params, "view", "invalid_arguments")
+    problems = validate_view(view)
+    if view.get("type") != "home":
+        problems.append("views.publish publishes a home view")
+    if problems:
+        raise SlackError("invalid_arguments", problems)
+    ws.home_views[user_id] = view
+    return {"ok": True, "view": {**view, "id": f"VH{user_id}", "team_id": ws.team_id}}
+
+
 def reactions_get(ws: Workspace, bot: Bot, params: JsonDict) -> JsonDict:
     channel = _channel(ws, params, writes=False, needs_member=False)
     message = ws.find(channel.id, _str(params, "timestamp") or "")
@@ -283,5 +297,6 @@ HANDLERS: dict[str, Handler] = {
     "conversations.replies": conversations_replies,
     "users.info": users_info,
     "views.open": views_open,
+    "views.publish": views_publish,
     "reactions.get": reactions_get,
 }

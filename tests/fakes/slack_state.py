@@ -169,6 +169,7 @@ class Workspace:
         self.by_channel: dict[str, list[StoredMessage]] = {cid: [] for cid in all_ids}
         self.ephemerals: list[Ephemeral] = []
         self.views: list[OpenedView] = []
+        self.home_views: dict[str, JsonDict] = {}  # user id -> the Home tab last published for them
         self._next_micros = clock_start * 1_000_000
 
     def next_ts(self) -> str:

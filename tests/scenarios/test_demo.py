@@ -78,3 +78,40 @@ def _without_timings(out: str) -> list[str]:
     """The two runs print the same lines; the channels' posts may interleave in another order, and
     Slack timestamps differ."""
     return sorted(re.sub(r"\d+\.\d{6}", "<ts>", out).splitlines())
+
+
+def test_smith_demo_honours_the_rules_file_and_the_conversation_link(tmp_path: Path) -> None:
+    # Issue 13: the demo reads SMITH_RULES_FILE and SMITH_CONVERSATION_URL_TEMPLATE as `serve` does.
+    rules = tmp_path / "rules.yaml"
+    rules.write_text("thresholds:\n  followup_sla: 30d\n", encoding="utf-8")  # a 2-day silence is fine
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("SLACK_", "SMITH_", "ANTHROPIC_"))
+    }
+    env |= {
+        "COLUMNS": "200",
+        "NO_COLOR": "1",
+        "SMITH_RULES_FILE": str(rules),
+        "SMITH_CONVERSATION_URL_TEMPLATE": "https://clara.example/c/{conversation_id}",
+    }
+    finished = subprocess.run(
+        [str(SMITH), "demo"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert finished.returncode == 0, finished.stdout[-3000:] + finished.stderr[-3000:]
+    assert "HOLD · unanswered question" not in finished.stdout
+    assert "6 conversations graded · 4 flagged" in finished.stdout
+    assert "Open the conversation (https://clara.example/c/c0a80101-lampliter-0001)" in finished.stdout
+
+
+def test_make_clean_removes_everything_the_demo_writes(tmp_path: Path) -> None:
+    before = set(tmp_path.iterdir())
+    finished, _ = run_demo(tmp_path)
+    assert finished.returncode == 0, finished.stderr[-3000:]
+    assert set(tmp_path.iterdir()) != before  # the demo wrote its database and payloads
+    makefile = Path(__file__).resolve().parents[2] / "Makefile"
+    cleaned = subprocess.run(
+        ["make", "-f", str(makefile), "clean"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert cleaned.returncode == 0, cleaned.stderr
+    assert set(tmp_path.iterdir()) == before

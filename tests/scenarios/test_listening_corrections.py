@@ -232,7 +232,9 @@ async def test_a_note_gets_one_hint_per_person_per_thread(engine: Engine) -> Non
         await scene.settle()
         await scene.drain()
 
-        sent = scene.fake.calls_to("chat.postEphemeral")
+        # Issue 13: the correction itself now earns a confirmation (not a hint); the notes a hint each.
+        every = scene.fake.calls_to("chat.postEphemeral")
+        sent = [call for call in every if "kept as a note" in call["text"]]
         assert sorted((call["user"], call["thread_ts"]) for call in sent) == [
             ("U0ANA", posted.parent_ts),
             ("U0BO", posted.parent_ts),
@@ -240,11 +242,14 @@ async def test_a_note_gets_one_hint_per_person_per_thread(engine: Engine) -> Non
         assert all(
             "Should be PASS" in call["text"] or "Should be PASS" in str(call.get("blocks")) for call in sent
         )
+        confirmed = [call for call in every if call not in sent]
+        assert [(call["user"], call["thread_ts"]) for call in confirmed] == [("U0BO", posted.parent_ts)]
+        assert "your correction counts" in confirmed[0]["text"]
         assert [n.signal for n in scene.verdicts()] == ["correction"] * 4  # the notes are kept
 
         # A second drain sends nothing more: each hint is one outbox row, delivered once.
         await scene.drain()
-        assert len(scene.fake.calls_to("chat.postEphemeral")) == 2
+        assert len(scene.fake.calls_to("chat.postEphemeral")) == 3
 
 
 async def _post(scene: Scene, event: dict[str, object]) -> None:

@@ -127,3 +127,43 @@ async def test_agreeing_in_the_modal_needs_no_principle(engine: Engine) -> None:
 
         (row,) = scene.verdicts()
         assert (row.item_type, row.expected_level, row.error_class) == ("conversation", "block", "clara")
+
+
+async def test_the_button_reads_correct_this_grade_and_each_level_says_what_it_means(engine: Engine) -> None:
+    # Issue 13, point 7: "[ Correct grade ]" read as "the grade is correct"; a bare HOLD was ambiguous.
+    async with running_scene(engine) as scene:
+        posted = await scene.seed(LAMPLITER)
+        scene.add_grader("U0ANA", "ana@example.test")
+        buttons = [
+            element["text"]["text"]
+            for block in scene.fake.message(CHANNEL, posted.parent_ts).blocks or []
+            for element in block.get("elements", [])
+            if element.get("action_id") == "smith_correct_grade"
+        ]
+        assert buttons == ["Correct this grade"]
+        view = await _open_modal(scene, "U0ANA", posted.parent_ts)
+        level = next(block for block in view["blocks"] if block.get("block_id") == "level")
+        assert [option["text"]["text"] for option in level["element"]["options"]] == [
+            "PASS — nothing to do",
+            "REPAIR — a detail to fix",
+            "HOLD — someone should follow up",
+            "BLOCK — this should never have gone out",
+        ]
+
+
+async def test_the_modal_speaks_the_properties_language(engine: Engine) -> None:
+    async with running_scene(engine) as scene:
+        posted = await scene.seed(LAMPLITER)
+        with scene.store.unit() as unit:
+            unit.properties.set("lampliter", locale="es")
+        scene.add_grader("U0ANA", "ana@example.test")
+        view = await _open_modal(scene, "U0ANA", posted.parent_ts)
+        assert view["title"]["text"] == "Corregir calificación"
+        level = next(block for block in view["blocks"] if block.get("block_id") == "level")
+        assert level["label"]["text"] == "¿Cuál debería ser la calificación?"
+        assert level["element"]["options"][2]["text"]["text"] == "HOLD — alguien debería hacer seguimiento"
+
+        # Validation errors come back in Spanish too.
+        submitted = sr.view_submission("U0ANA", view, view_id=view["id"], level="pass", reason="está bien")
+        body = await (await scene.interact(submitted)).json()
+        assert body["errors"]["new_principle"].startswith("No estás de acuerdo con Smith")

@@ -142,7 +142,11 @@ def test_users_add_with_a_bad_role(workdir: Path) -> None:
     line = run_smith(
         workdir, "users", "add", "pat@example.test", "--name", "Pat", "--role", "owner"
     ).one_error_line()
-    assert line == "smith: role must be one of staff, engineer, admin, not 'owner'"
+    # Issue 13: --role is typed as a choice; the mistake is still one line, naming the choices.
+    assert line == (
+        "smith: invalid value for '--role': 'owner' is not one of 'staff', 'engineer', 'admin' "
+        "(see `smith users add --help`)"
+    )
 
 
 def test_users_import_csv_with_a_header(workdir: Path) -> None:

@@ -137,7 +137,10 @@ def test_an_empty_channel_still_unmaps_the_property(smith: Smith) -> None:
 
 def test_properties_set_refuses_an_unsupported_locale(smith: Smith) -> None:
     line = smith("properties", "set", "camellia", "--name", "C", "--timezone", "UTC", "--locale", "fr")
-    assert line.one_error_line() == "smith: --locale must be one of en, es, not 'fr'"
+    assert line.one_error_line() == (
+        "smith: invalid value for '--locale': 'fr' is not one of 'en', 'es' "
+        "(see `smith properties set --help`)"
+    )
     with reading(smith.workdir) as unit:
         assert unit.properties.get("camellia") is None
 

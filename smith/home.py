@@ -1,0 +1,113 @@
+"""The App Home tab's content for the person opening it: what waits for a review, their own week, and
+(for admins) the Slack accounts whose acts wait for a link.
+
+Reads only: the tab is rebuilt from the database each time it is opened (`app_home_opened`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from sqlalchemy import func
+from sqlmodel import col, select
+
+from blocks.home import HomeContent, MyWeek, WaitingPost
+from gradecore.entities import PendingAct, Property, SlackPost, User, utcnow
+from gradecore.store import Store, Unit, current_acts
+from smith import locales
+
+WEEK = timedelta(days=7)
+MAX_WAITING = 20  # posts listed; the heading still counts them all
+_SCAN_PAGE = 200  # parent posts read per page while looking for unreviewed ones
+_SCAN_PAGES = 50  # the newest 10,000 parent posts: opening the tab stays quick on a years-old archive
+
+
+def home_for(store: Store, user: User | None, *, now: datetime | None = None) -> HomeContent:
+    """The Home tab of `user` (None: a Slack account not linked to an active staff User)."""
+    now = now or utcnow()
+    with store.unit() as unit:
+        properties = {p.id: p for p in unit.properties.with_channel()}
+        locale = _locale_of(properties.values())
+        if user is None or user.id is None:
+            return HomeContent(locale, False, [], 0, None, [])
+        waiting, total = _waiting(unit, properties)
+        unlinked = _unlinked(unit) if user.role == "admin" else []
+        return HomeContent(locale, True, waiting, total, _my_week(unit, user.id, now), unlinked)
+
+
+def _locale_of(properties: Iterable[Property]) -> str:
+    """A person belongs to no property: the tab speaks Spanish only when every mapped property does."""
+    found = {locales.supported(p.locale) for p in properties}
+    return found.pop() if len(found) == 1 else locales.DEFAULT_LOCALE
+
+
+def _waiting(unit: Unit, properties: dict[str, Property]) -> tuple[list[WaitingPost], int]:
+    """Parent posts in mapped channels that no one has reviewed yet, newest first."""
+    channels = {p.slack_channel_id for p in properties.values() if p.slack_channel_id}
+    if not channels:
+        return [], 0
+    query = (
+        select(SlackPost)
+        .where(
+            col(SlackPost.kind) == "conversation",
+            col(SlackPost.operation) == "post",
+            col(SlackPost.ts).is_not(None),
+            col(SlackPost.channel).in_(channels),
+        )
+        .order_by(col(SlackPost.id).desc())
+    )
+    waiting: list[WaitingPost] = []
+    total = 0
+    offset = 0
+    for _ in range(_SCAN_PAGES):
+        page = unit.session.exec(query.offset(offset).limit(_SCAN_PAGE)).all()
+        if not page:
+            break
+        offset += len(page)
+        acts = unit.verdicts.for_conversations(post.conversation_id or "" for post in page)
+        reviewed = {verdict.conversation_id for verdict in current_acts(acts)}
+        for post in page:
+            if post.conversation_id in reviewed:
+                continue
+            total += 1
+            if len(waiting) < MAX_WAITING:
+                prop = properties.get(post.property_id or "")
+                waiting.append(
+                    WaitingPost(
+                        headline=_headline(post),
+                        property_name=prop.name if prop else "",
+                        channel=post.channel or "",
+                        ts=post.ts or "",
+                        posted_at=post.updated_at,
+                    )
+                )
+    return waiting, total
+
+
+def _headline(post: SlackPost) -> str:
+    """The post's headline as it was posted (in its property's language)."""
+    for block in post.payload.get("blocks") or []:
+        if block.get("type") == "header":
+            return str((block.get("text") or {}).get("text") or "")
+    return str(post.payload.get("text") or "")[:150]
+
+
+def _my_week(unit: Unit, user_id: int, now: datetime) -> MyWeek:
+    window = unit.verdicts.since(now - WEEK, now + timedelta(seconds=1))
+    mine = [verdict for verdict in window if verdict.grader_user_id == user_id]
+    standing = current_acts(mine)
+    judged = [v for v in standing if v.expected_level is not None]
+    agreeing = sum(1 for v in judged if v.expected_level == v.machine_grade_at_time.get("level"))
+    return MyWeek(len(standing), len(judged), agreeing)
+
+
+def _unlinked(unit: Unit) -> list[tuple[str, int]]:
+    """Slack users with acts still waiting for a link, most acts first."""
+    query = (
+        select(PendingAct.slack_user_id, func.count())
+        .where(col(PendingAct.resolved_at).is_(None))
+        .group_by(col(PendingAct.slack_user_id))
+    )
+    rows = [(str(user), int(count)) for user, count in unit.session.exec(query).all()]
+    return sorted(rows, key=lambda row: (-row[1], row[0]))

@@ -1,0 +1,50 @@
+"""The locales Smith speaks (en, es) and what the copy decks borrow from Babel: language names and dates.
+
+Day, month and language names come from CLDR through Babel rather than hand-made tables, so a new
+locale needs only a copy deck, never a new calendar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from babel import Locale, UnknownLocaleError
+from babel.dates import format_date
+
+SUPPORTED_LOCALES = ("en", "es")
+DEFAULT_LOCALE = "en"
+
+
+def supported(locale: str | None) -> str:
+    """The supported locale `locale` asks for (`es-MX` → `es`), else the default."""
+    language = (locale or "").replace("_", "-").split("-")[0].lower()
+    return language if language in SUPPORTED_LOCALES else DEFAULT_LOCALE
+
+
+def language_name(code: str, locale: str) -> str:
+    """`es` → `Spanish` (in English) or `español` (in Spanish); the code itself when CLDR has no name."""
+    try:
+        name = Locale.parse(locale).languages.get(code.lower())
+    except (ValueError, UnknownLocaleError):
+        name = None
+    return name or code
+
+
+def short_date(day: date, locale: str) -> str:
+    """`Mon 30 Nov` / `lun 30 nov`: abbreviated weekday, day, abbreviated month."""
+    return str(format_date(day, "EEE d MMM", locale=locale))
+
+
+@dataclass(frozen=True)
+class SentenceFacts:
+    """What a check's sentence can be rewritten from, read off its evidence (never off its English text).
+
+    `languages` is (asked, replied) for a wrong-language failure.
+    """
+
+    languages: tuple[str, str] | None = None
+    quotes: Sequence[str] = ()
+    tools: Sequence[str] = ()
+    fact_keys: Sequence[str] = ()

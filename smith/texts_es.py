@@ -1,0 +1,432 @@
+"""The Spanish copy deck: the same texts as `smith/texts.py`, for properties whose locale is `es`.
+
+Level words (PASS, REPAIR, HOLD, BLOCK) stay as they are: they are the vocabulary people write back
+("Debería ser PASS — …"). Check sentences are rewritten here from the failure's evidence; a check this
+deck does not know keeps the grader's own sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from smith import locales
+from smith.locales import SentenceFacts
+
+LOCALE = "es"
+
+_CHANNELS = {"email": "Correo", "sms": "SMS", "voice": "Llamada"}
+_PARTIES = {
+    "prospect": "un interesado",
+    "resident": "un residente",
+    "vendor": "un proveedor",
+    "staff": "personal",
+}
+_WRITERS = {
+    "prospect": "el interesado",
+    "resident": "el residente",
+    "vendor": "el proveedor",
+    "staff": "el personal",
+    "clara": "Clara",
+    "system": "un mensaje automático",
+}
+_NOT_CHECKED_WHY = {
+    "data_missing": "faltan datos",
+    "judge_lane_off": "evaluación por juez desactivada",
+    "judge_error": "juez no disponible",
+    "no_receipt": "el juez no dio una cita",
+    "too_short_to_tell": "demasiado corto para saberlo",
+    "language_unclear": "idioma poco claro",
+}
+_JUDGE_WHYS = frozenset({"judge_lane_off", "judge_error", "no_receipt"})
+_JUDGED_SCORES = {0: "dañino", 1: "deficiente", 2: "detalle menor", 3: "bien"}
+_LAYERS = {
+    "context": "contexto",
+    "tools": "herramientas",
+    "truth": "datos",
+    "shape": "forma",
+    "handoff": "traspaso",
+    "loop": "bucle",
+    "output": "respuesta",
+    "pacing": "ritmo",
+    "tone": "tono",
+}
+_LEVEL_MEANINGS = {
+    "pass": "nada que hacer",
+    "repair": "un detalle que corregir",
+    "hold": "alguien debería hacer seguimiento",
+    "block": "esto nunca debió enviarse",
+}
+_REASON_TITLES = {
+    "access_code_to_prospect": "código de acceso a un interesado",
+    "internal_narration": "habla de su funcionamiento interno",
+    "unbacked_promise": "promesa sin respaldo",
+    "amount_mismatch": "importe que no cuadra",
+    "wrong_language": "idioma equivocado",
+    "unanswered_question": "pregunta sin responder",
+    "escalation_left_open": "escalado sin cerrar",
+    "double_send": "respuesta doble",
+    "truncated": "respuesta cortada",
+    "fact_missing": "falta un dato",
+    "fact_not_in_context": "dato que Clara no vio",
+    "over_token_budget": "por encima del presupuesto",
+    "tool_failed": "falló una herramienta",
+    "mandated_tool_skipped": "consulta omitida",
+    "loop_stalled": "bucle sin avance",
+    "clean": "sin problemas",
+}
+_WHAT_TO_DO = {
+    "no_access_code_to_prospect": "revisa el código de acceso — cámbialo si un interesado no debía tenerlo",
+    "no_internal_narration": "lee la respuesta; si confundió a la persona, aclárala con palabras sencillas",
+    "no_ungrounded_policy_claim": "cumple la promesa, o avisa de que fue un error",
+    "amounts_match_ledger": "confirma el importe y corrígelo con la persona si es incorrecto",
+    "reply_language_matches": "vuelve a responder en su idioma",
+    "followup_exists": "responde a su última pregunta — sigue esperando respuesta",
+    "escalation_closed": "haz seguimiento del escalado — ya pasó su plazo",
+    "one_message_per_trigger": "dile cuál de las dos respuestas es la válida",
+    "not_truncated": "envíale el resto de la respuesta — se cortó",
+    "required_facts_present": "añade el dato que falta a la información de la propiedad",
+    "mandated_tools_called": "verifica la respuesta — Clara omitió una consulta necesaria",
+    "loop_progress": "comprueba que recibió una respuesta",
+    "tone": "lee la respuesta y haz seguimiento si cayó mal",
+    "pacing": "comprueba que nadie siga esperando respuesta",
+}
+_CLARAS_DEFAULT_TO_DO = "lee la respuesta y haz seguimiento si hace falta"
+_OURS_NOTHING_TO_DO = "nada por tu parte — los ingenieros tienen un ticket"
+
+CORRECT_GRADE_BUTTON = "Corregir esta calificación"
+CLARAS_HEADING = "De Clara"
+OURS_HEADING = "Nuestro (contexto/herramientas/datos)"
+ADVISORY_HEADING = "Orientativo (aún no cuenta en la calificación)"
+CONVERSATION_HEADING = "La conversación en conjunto"
+OPEN_CONVERSATION = "Abrir la conversación"
+
+
+# --- levels, checks and what to do ------------------------------------------------------------------
+
+
+def level_meaning(level: str) -> str:
+    return f"{level.upper()} — {_LEVEL_MEANINGS.get(level, level)}"
+
+
+def reason_title(slug: str) -> str:
+    return _REASON_TITLES.get(slug, slug.replace("_", " "))
+
+
+def headline(level: str, slug: str) -> str:
+    return f"{level.upper()} · {reason_title(slug)}"
+
+
+def layer_name(layer: str) -> str:
+    return _LAYERS.get(layer, layer)
+
+
+def _quoted(facts: SentenceFacts) -> str:
+    return ", ".join(dict.fromkeys(facts.quotes))
+
+
+def check_sentence(slug: str, facts: SentenceFacts) -> str | None:
+    tools = ", ".join(dict.fromkeys(facts.tools))
+    known = ", ".join(key.replace("_", " ") for key in dict.fromkeys(facts.fact_keys))
+    if slug == "wrong_language" and facts.languages is not None:
+        asked, replied = (locales.language_name(code, LOCALE) for code in facts.languages)
+        return f"Le escribieron en {asked} y Clara respondió en {replied}."
+    sentences = {
+        "access_code_to_prospect": "El borrador da un código de acceso a un interesado.",
+        "internal_narration": "El borrador habla del funcionamiento interno de Clara.",
+        "unbacked_promise": "El borrador promete algo que nada de lo registrado respalda.",
+        "amount_mismatch": (
+            f"El borrador indica {_quoted(facts)}, que no coincide con nada registrado."
+            if facts.quotes
+            else "El borrador indica un importe que no coincide con nada registrado."
+        ),
+        "unanswered_question": "La última pregunta quedó sin respuesta.",
+        "escalation_left_open": "Un escalado quedó abierto pasado su plazo.",
+        "double_send": "Un mismo mensaje recibió respuesta de dos remitentes distintos.",
+        "truncated": "La respuesta se cortó: el modelo se quedó sin espacio.",
+        "fact_missing": f"La propiedad no tiene registrado: {known}." if known else "Falta un dato.",
+        "fact_not_in_context": "Un dato registrado nunca llegó al contexto de Clara.",
+        "over_token_budget": "El turno superó el presupuesto de tokens.",
+        "tool_failed": f"Falló la herramienta {tools}." if tools else "Falló una herramienta.",
+        "mandated_tool_skipped": (
+            f"Clara nunca llamó a {tools}, que esta consulta requiere."
+            if tools
+            else "Clara omitió una consulta obligatoria."
+        ),
+        "loop_stalled": "El bucle de Clara dio vueltas sin avanzar.",
+    }
+    return sentences.get(slug)
+
+
+def what_to_do(check: str, owner: str) -> str:
+    fallback = _OURS_NOTHING_TO_DO if owner == "ours" else _CLARAS_DEFAULT_TO_DO
+    action = _WHAT_TO_DO.get(check, fallback)
+    return f"Qué hacer: {action}"
+
+
+# --- parent post -----------------------------------------------------------------------------------
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" y {names[-1]}"
+
+
+def conversation_where(property_name: str, channel: str, roles: Sequence[str]) -> str:
+    """`Camellia · SMS · con un residente`."""
+    parties = "nadie escribió" if not roles else "con " + _and([_PARTIES.get(r, r) for r in roles])
+    return f"{property_name} · {_CHANNELS.get(channel, channel.capitalize())} · {parties}"
+
+
+def turns_flagged(flagged: int, total: int) -> str:
+    if flagged == 0:
+        return "Ningún turno señalado — solo fallaron las comprobaciones de la conversación"
+    noun = "turno señalado" if total == 1 else "turnos señalados"
+    return f"{flagged} de {total} {noun} — cada uno se explica en este hilo"
+
+
+def ownership_split(clara_layers: Sequence[str], our_layers: Sequence[str]) -> str:
+    claras = ", ".join(layer_name(layer) for layer in clara_layers) or "nada"
+    ours = ", ".join(layer_name(layer) for layer in our_layers) or "nada"
+    return f"Parte de Clara: {claras} · Nuestra (contexto/herramientas/datos): {ours}"
+
+
+def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> str:
+    noun = "comprobación" if checks_run == 1 else "comprobaciones"
+    by_why: dict[str, list[str]] = {}
+    for check, why in not_checked:
+        names = by_why.setdefault(why, [])
+        name = _LAYERS.get(check, check.replace("_", " "))
+        if name not in names:
+            names.append(name)
+    groups = []
+    for why, names in by_why.items():
+        if why == "not_applicable":
+            continue
+        because = _NOT_CHECKED_WHY.get(why, why.replace("_", " "))
+        if why in _JUDGE_WHYS:
+            groups.append(f"{_and(names)} sin evaluar — {because}")
+        else:
+            groups.append(f"sin comprobar: {', '.join(names)} — {because}")
+    line = f"{checks_run} {noun}"
+    if groups:
+        line += " · " + " · ".join(groups)
+    if inapplicable := len(by_why.get("not_applicable", [])):
+        line += f" · {inapplicable} no aplicaban aquí"
+    return line
+
+
+def how_to_respond() -> str:
+    return '👍 la calificación es correcta · 👎 es incorrecta — responde "Debería ser PASS — por qué"'
+
+
+def conversation_fallback(headline: str, where: str, flagged_line: str) -> str:
+    return f"{headline} — {where}. {flagged_line}."
+
+
+# --- thread reply ----------------------------------------------------------------------------------
+
+
+def turn_headline(number: int, headline: str) -> str:
+    return f"Turno {number} · {headline}"
+
+
+def draft_label(excerpted: bool) -> str:
+    return "Lo que escribió Clara (extracto):" if excerpted else "Lo que escribió Clara:"
+
+
+def no_draft() -> str:
+    return "El mensaje que envió Clara no está en el registro de esta conversación."
+
+
+def empty_draft() -> str:
+    return "Clara envió un mensaje vacío."
+
+
+def passed_layers(layers: Sequence[str]) -> str:
+    return "Correcto: " + (", ".join(layer_name(x) for x in layers) if layers else "no se comprobó nada más")
+
+
+def more_marks(count: int) -> str:
+    noun = "pasaje marcado" if count == 1 else "pasajes marcados"
+    return f"…y {count} {noun} más adelante (el borrador completo está en la conversación)"
+
+
+def more_turns_heading(count: int) -> str:
+    noun = "turno señalado" if count == 1 else "turnos señalados"
+    return f"{count} {noun} más, listados aquí para no saturar el canal"
+
+
+def more_turns_how_to_see(has_link: bool) -> str:
+    where = "abre la conversación (enlace arriba) o ejecuta" if has_link else "ejecuta"
+    return f"Para verlos completos, {where} `smith grade` con el archivo de la conversación."
+
+
+def more_turns_fallback(count: int) -> str:
+    return f"{count} turnos señalados más en esta conversación"
+
+
+def judged_score(score: int | None) -> str:
+    return _JUDGED_SCORES.get(score, "sin puntuación") if score is not None else "sin puntuación"
+
+
+def and_more(count: int) -> str:
+    return f"…y {count} más"
+
+
+# --- receipts --------------------------------------------------------------------------------------
+
+
+def receipt_quote(quote: str) -> str:
+    return f"«{quote}»"
+
+
+def receipt_message(role: str, text: str) -> str:
+    return f"{_WRITERS.get(role, 'alguien')} escribió: «{text}»"
+
+
+def receipt_tool(tool_name: str, step_number: int | None) -> str:
+    where = f" (paso {step_number} del bucle)" if step_number is not None else ""
+    return f"herramienta {tool_name}{where}"
+
+
+def receipt_tool_error(error: str) -> str:
+    return f"respondió: «{error}»"
+
+
+def receipt_fact(fact_key: str) -> str:
+    return f"contrastado con: {fact_key.replace('_', ' ')} de la propiedad"
+
+
+def receipt_rule(rule_entry: str) -> str:
+    return f"regla: {rule_entry}"
+
+
+# --- daily tally -----------------------------------------------------------------------------------
+
+
+def short_date(day: date) -> str:
+    """`lun 30 nov`."""
+    return locales.short_date(day, LOCALE)
+
+
+def tally_line(property_name: str, day: date, graded: int, passed: int, below: int, reacted: int) -> str:
+    prefix = f"{property_name} · {short_date(day)}: "
+    if graded == 0:
+        return prefix + "0 calificadas — no llegó ninguna conversación"
+    line = prefix + f"{graded} calificadas · {passed} correctas · {below} por debajo"
+    if below:
+        line += f" · {reacted} de {below} con reacción"
+    return line
+
+
+def no_reactions_warning() -> str:
+    return "⚠️ ninguna reacción en 7 días — ¿alguien está leyendo este canal?"
+
+
+# --- listening: answers to people in Slack ---------------------------------------------------------
+
+
+def note_hint() -> tuple[str, str]:
+    return (
+        "Gracias — guardado como nota",
+        'Para convertirlo en un caso de prueba, indica el nivel esperado y por qué, p. ej. "Debería ser '
+        'PASS — la sección de llegada existe". Añade #etiquetas del principio en que se basa.',
+    )
+
+
+def not_linked() -> tuple[str, str]:
+    return (
+        "Tu cuenta de Slack aún no está vinculada a Smith",
+        "Tu reacción o respuesta está guardada y contará en cuanto un administrador vincule tu cuenta "
+        "(`/smith link @tú tu-correo`).",
+    )
+
+
+def confirmation(level: str | None, reason: str | None, tags: Sequence[str]) -> tuple[str, str]:
+    said = f"Debería ser {level_meaning(level)}" if level else "una nota"
+    lines = [f"Registrado: {said}."]
+    if reason:
+        lines.append(f"Por qué: {reason}")
+    if tags:
+        lines.append("Principios: " + ", ".join(f"#{tag}" for tag in tags))
+    return "Gracias — tu corrección cuenta", "\n".join(lines)
+
+
+# --- who reviewed a post -------------------------------------------------------------------------
+
+
+_NAMES_SHOWN = 8  # per kind of act: a popular post's line stays one line
+
+
+def _some(names: Sequence[str]) -> str:
+    if len(names) <= _NAMES_SHOWN:
+        return ", ".join(names)
+    return ", ".join(names[:_NAMES_SHOWN]) + " y " + f"{len(names) - _NAMES_SHOWN} más"
+
+
+def reviewed_line(
+    ups: Sequence[str], downs: Sequence[str], corrections: Sequence[tuple[str, str]], notes: Sequence[str]
+) -> str:
+    parts = []
+    if ups:
+        parts.append("👍 " + _some(ups))
+    if downs:
+        parts.append("👎 " + _some(downs))
+    parts += [f"corrección de {name} → {level.upper()}" for name, level in corrections[:_NAMES_SHOWN]]
+    if len(corrections) > _NAMES_SHOWN:
+        parts.append(f"{len(corrections) - _NAMES_SHOWN} correcciones más")
+    if notes:
+        parts.append("nota de " + _some(notes))
+    return "Revisado: " + " · ".join(parts) if parts else "Sin revisar todavía"
+
+
+# --- the App Home tab ------------------------------------------------------------------------------
+
+HOME_TITLE = "Smith — lo que te espera"
+HOME_NOTHING_WAITING = "Nada espera revisión. 🎉"
+HOME_UNLINKED_HEADING = "Cuentas de Slack sin vincular, con actos pendientes (administradores)"
+
+
+def home_waiting_heading(total: int) -> str:
+    noun = "publicación espera" if total == 1 else "publicaciones esperan"
+    return f"{total} {noun} revisión (las más recientes primero)"
+
+
+def home_waiting_line(headline: str, property_name: str, day: date) -> str:
+    return f"{headline} — {property_name} · {short_date(day)}"
+
+
+def home_my_week(acts: int, judged: int, agreeing: int) -> str:
+    if acts == 0:
+        return "Esta semana no has revisado nada."
+    noun = "publicación" if acts == 1 else "publicaciones"
+    line = f"Esta semana revisaste {acts} {noun}"
+    if judged:
+        line += f" · coincidiste con Smith en {agreeing} de {judged} ({agreeing / judged:.0%})"
+    return line + "."
+
+
+def home_unlinked_line(pending: int) -> str:
+    noun = "acto pendiente" if pending == 1 else "actos pendientes"
+    return f"{pending} {noun} — vincúlala con `/smith link @persona su-correo`"
+
+
+MODAL_TITLE = "Corregir calificación"
+MODAL_SUBMIT = "Guardar"
+MODAL_CLOSE = "Cancelar"
+MODAL_LEVEL_LABEL = "¿Cuál debería ser la calificación?"
+MODAL_LEVEL_PLACEHOLDER = "Elige un nivel"
+MODAL_PRINCIPLES_LABEL = "¿En qué principios se basa?"
+MODAL_NEW_PRINCIPLE_LABEL = "+ principio nuevo (un nombre corto)"
+MODAL_REASON_LABEL = "¿Por qué?"
+MODAL_ERROR_LEVEL = "Elige el nivel que esperabas."
+MODAL_ERROR_PRINCIPLE = "No estás de acuerdo con Smith: elige un principio arriba o nombra uno nuevo aquí."
+MODAL_ERROR_PRINCIPLE_NAME = "Usa letras o números para el nombre del principio."
+
+
+def modal_machine_said(level: str, headline: str) -> str:
+    return f"Smith calificó esto *{level.upper()} · {reason_title(headline)}*."
+
+
+def modal_level_option(level: str) -> str:
+    return level_meaning(level)

@@ -1,0 +1,102 @@
+"""Issue 13, point 1: every post says what its level means and what to do about each failing check,
+names languages rather than codes, names judged dimensions as judged, and repeats no receipt."""
+
+from __future__ import annotations
+
+from blocks import build_conversation_blocks, build_turn_blocks, validate_post
+from blocks.common import PostContent
+from cerebrus import grade
+from gradecore.contract import Conversation
+from gradecore.grades import ConversationGrade
+from gradecore.vocabulary import Evidence, Layer, Level, Owner
+from tests.blocks.factories import (
+    conversation_grade,
+    demo_conversation,
+    dim,
+    synthetic_conversation,
+    turn_grade,
+)
+from tests.blocks.reading import visible_text
+
+
+def graded(name: str) -> tuple[ConversationGrade, Conversation]:
+    conversation = demo_conversation(name)
+    return grade(conversation), conversation
+
+
+def parent(pair: tuple[ConversationGrade, Conversation], locale: str | None = None) -> PostContent:
+    result, conversation = pair
+    content = build_conversation_blocks(
+        result,
+        conversation,
+        machine_grade_id="mg-1",
+        conversation_url=None,
+        idempotency_key="k",
+        locale=locale,
+    )
+    validate_post(content)
+    return content
+
+
+def reply(pair: tuple[ConversationGrade, Conversation], locale: str | None = None) -> PostContent:
+    result, conversation = pair
+    content = build_turn_blocks(
+        result.flagged_turns[0],
+        result,
+        conversation,
+        machine_grade_id="mg-2",
+        idempotency_key="k",
+        locale=locale,
+    )
+    validate_post(content)
+    return content
+
+
+def test_the_headline_context_carries_the_level_meaning() -> None:
+    expected = {
+        "lampliter-unbacked-promise": "BLOCK — this should never have gone out",
+        "birchwood-dead-thread": "HOLD — someone should follow up",
+        "birchwood-rent-mismatch": "REPAIR — a detail to fix",
+    }
+    for name, legend in expected.items():
+        context = parent(graded(name)).blocks[1].to_dict()
+        assert [element["text"] for element in context["elements"]][-1] == legend, name
+
+
+def test_each_failing_check_says_what_to_do() -> None:
+    text = visible_text(reply(graded("birchwood-rent-mismatch")))
+    assert "→ What to do: confirm the amount, and correct it with them if it is wrong" in text
+    camellia = visible_text(reply(graded("camellia-double-send")))
+    assert "→ What to do: check the access code — change it if a prospect should not have it" in camellia
+    # A failure that is ours (a tool) asks nothing of the property.
+    assert "→ What to do: nothing for you — engineers have a ticket for it" in camellia
+    assert camellia.count("What to do:") == camellia.count("• *")
+
+
+def test_languages_are_named_not_coded() -> None:
+    text = visible_text(reply(graded("camellia-wrong-language")))
+    assert "Written to in Spanish, Clara answered in English." in text
+    assert " in es," not in text and "in en." not in text
+    spanish = visible_text(reply(graded("camellia-wrong-language"), locale="es"))
+    assert "Le escribieron en español y Clara respondió en inglés." in spanish
+
+
+def test_judged_dimensions_are_named_as_judged() -> None:
+    text = visible_text(parent(graded("birchwood-dead-thread")))
+    assert "Clara's part: pacing" in text  # the deterministic follow-up check failed…
+    assert "tone and pacing not judged — judge lane off" in text  # …and the judge did not run
+    assert "not checked: tone, pacing" not in text
+
+
+def test_the_same_receipt_is_never_listed_twice_in_one_post() -> None:
+    conversation = synthetic_conversation(["Your rent is $2,000 and the fee is $2,000."])
+    same = Evidence(message_id="out0", quote="$2,000", fact_key="amounts")
+    failures = [
+        dim("amounts_match_ledger", Layer.OUTPUT, level=Level.REPAIR, evidence=(same, same, same)),
+        dim("no_ungrounded_policy_claim", Layer.OUTPUT, level=Level.BLOCK, evidence=(same,)),
+        dim("tools_succeeded", Layer.TOOLS, owner=Owner.OURS, evidence=(same,)),
+    ]
+    result = conversation_grade(conversation, [], [turn_grade("turn-0", "out0", 1, failures)])
+    text = visible_text(reply((result, conversation)))
+    assert text.count("“$2,000”") == 1
+    assert text.count("checked against the property's amounts") == 1

@@ -1,0 +1,94 @@
+"""Issue 13, point 5: `app_home_opened` publishes the person's Home tab (`views.publish`), through
+signed events and the fake Slack: what waits for a review (newest first, with permalinks), their own
+acts this week with their agreement, and, for admins only, unlinked Slack users with pending acts."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from sqlalchemy import Engine
+
+from tests.scenarios.listening import CHANNEL, Scene, running_scene, wait_until
+
+LAMPLITER = "lampliter-unbacked-promise.json"
+CAMELLIA = "camellia-wrong-language.json"
+BIRCHWOOD = "birchwood-rent-mismatch.json"
+
+
+async def open_home(scene: Scene, user: str) -> dict[str, Any]:
+    event = {"type": "app_home_opened", "user": user, "channel": "D0HOME", "tab": "home"}
+    event["event_ts"] = f"{time.time():.6f}"
+    before = scene.fake.home_view(user)
+    response = await scene.post_event(event)
+    assert response.status == 200
+    await wait_until(lambda: scene.fake.home_view(user) is not before, what="views.publish")
+    view = scene.fake.home_view(user)
+    assert view is not None and view["type"] == "home"
+    return view
+
+
+def shown(view: dict[str, Any]) -> str:
+    return json.dumps(view["blocks"], ensure_ascii=False)
+
+
+async def arrange(scene: Scene) -> dict[str, str]:
+    """Three flagged conversations; Ana reviews Lampliter's (👍 and a correction), an unlinked person
+    reacts to Birchwood's."""
+    parents = {}
+    for name in (LAMPLITER, CAMELLIA, BIRCHWOOD):
+        parents[name] = (await scene.seed(name)).parent_ts
+    scene.add_grader("U0ANA", "ana@example.test")
+    scene.add_grader("U0ADA", "ada@example.test", role="admin")
+    scene.add_slack_user("U0NEW", "new@example.test")  # no staff user with that e-mail
+    await scene.react("U0ANA", "+1", parents[LAMPLITER])
+    await scene.reply("U0ANA", parents[CAMELLIA], "Should be PASS — Spanish was fine here #language")
+    await scene.react("U0NEW", "+1", parents[BIRCHWOOD])
+    await scene.settle()
+    return parents
+
+
+async def test_the_home_tab_of_a_staff_member(engine: Engine) -> None:
+    async with running_scene(engine) as scene:
+        parents = await arrange(scene)
+        view = await open_home(scene, "U0ANA")
+        text = shown(view)
+
+        # Only Birchwood's post waits (the unlinked 👍 does not count as a review yet), with its link.
+        assert "1 post waits for a review (newest first)" in text
+        permalink = f"https://slack.com/archives/{CHANNEL}/p{parents[BIRCHWOOD].replace('.', '')}"
+        assert f"<{permalink}|REPAIR · amount mismatch — Birchwood · " in text
+        assert "unbacked promise" not in text and "wrong language" not in text
+        # Her week: a 👍 (agrees, by definition) and a correction to PASS (Smith said HOLD).
+        assert "This week you reviewed 2 posts · you agreed with Smith on 1 of 2 (50%)." in text
+        assert "not linked" not in text and "U0NEW" not in text  # admins only
+
+
+async def test_the_home_tab_of_an_admin_lists_unlinked_people(engine: Engine) -> None:
+    async with running_scene(engine) as scene:
+        await arrange(scene)
+        text = shown(await open_home(scene, "U0ADA"))
+        assert "Slack accounts not linked, with acts waiting (admins)" in text
+        assert "<@U0NEW> — 1 act waits — link with `/smith link @person their-email`" in text
+        assert "You have not reviewed anything this week." in text
+
+
+async def test_waiting_posts_are_listed_newest_first(engine: Engine) -> None:
+    async with running_scene(engine) as scene:
+        for name in (LAMPLITER, CAMELLIA, BIRCHWOOD):
+            await scene.seed(name)
+        scene.add_grader("U0ANA", "ana@example.test")
+        text = shown(await open_home(scene, "U0ANA"))
+        assert "3 posts wait for a review" in text
+        order = [text.index(h) for h in ("amount mismatch", "wrong language", "unbacked promise")]
+        assert order == sorted(order)
+
+
+async def test_someone_not_linked_is_told_so(engine: Engine) -> None:
+    async with running_scene(engine) as scene:
+        await scene.seed(LAMPLITER)
+        scene.add_slack_user("U0NEW", "new@example.test")
+        text = shown(await open_home(scene, "U0NEW"))
+        assert "Your Slack account is not linked to Smith yet" in text
+        assert "unbacked promise" not in text

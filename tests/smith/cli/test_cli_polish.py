@@ -1,0 +1,168 @@
+"""Issue 13, point 8: `smith --version`, fixed choices typed as choices with one-line errors, `--json`
+on every listing, and tables that never cut ids or reasons — run as a subprocess, as a user would."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from gradecore.entities import SlackPost
+from smith.cli.properties import Locale
+from smith.locales import SUPPORTED_LOCALES
+from tests.conftest import DEMO_DATA
+from tests.smith.cli.runner import copy_database, migrated_template, reading, run_smith
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return migrated_template(tmp_path_factory.mktemp("template"))
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, template: Path) -> Path:
+    copy_database(template, tmp_path)
+    return tmp_path
+
+
+def test_version(tmp_path: Path) -> None:
+    result = run_smith(tmp_path, "--version")
+    assert result.code == 0, result.stderr
+    assert re.fullmatch(r"smith \d+\.\d+\.\d+\S* · engine cerebrus-\S+", result.stdout.strip())
+
+
+def test_the_locale_choices_are_the_supported_locales() -> None:
+    assert get_args(Locale) == SUPPORTED_LOCALES
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ("properties", "set", "camellia", "--name", "C", "--timezone", "UTC", "--locale", "fr"),
+            "smith: invalid value for '--locale': 'fr' is not one of 'en', 'es' "
+            "(see `smith properties set --help`)",
+        ),
+        (
+            ("outbox", "--status", "lost"),
+            "smith: invalid value for '--status': 'lost' is not one of 'pending', 'posted', 'failed', "
+            "'unrouted' (see `smith outbox --help`)",
+        ),
+        (
+            ("agreement", "--by", "mood"),
+            "smith: invalid value for '--by': 'mood' is not one of 'grader', 'check', 'property' "
+            "(see `smith agreement --help`)",
+        ),
+        (("users", "list", "--colour"), "smith: no such option: --colour (see `smith users list --help`)"),
+    ],
+)
+def test_a_value_outside_its_choices_is_one_line(workdir: Path, args: tuple[str, ...], expected: str) -> None:
+    assert run_smith(workdir, *args).one_error_line() == expected
+
+
+def test_a_supported_locale_is_stored(workdir: Path) -> None:
+    result = run_smith(
+        workdir, "properties", "set", "camellia", "--name", "C", "--timezone", "UTC", "--locale", "es"
+    )
+    assert result.code == 0, result.stderr
+    with reading(workdir) as unit:
+        prop = unit.properties.get("camellia")
+        assert prop is not None and prop.locale == "es"
+
+
+def test_every_listing_speaks_json(workdir: Path) -> None:
+    with reading(workdir) as unit:
+        unit.users.add("maria@example.test", "María López", "admin")
+        unit.properties.set("camellia", name="Camellia", timezone="America/New_York", locale="es")
+
+    users = json.loads(run_smith(workdir, "users", "list", "--json").stdout)
+    assert users == [
+        {"email": "maria@example.test", "name": "María López", "role": "admin", "active": True, "slack": []}
+    ]
+    properties = json.loads(run_smith(workdir, "properties", "list", "--json").stdout)
+    assert properties == [
+        {
+            "id": "camellia",
+            "name": "Camellia",
+            "timezone": "America/New_York",
+            "locale": "es",
+            "channel": None,
+        }
+    ]
+    outbox = json.loads(run_smith(workdir, "outbox", "--json").stdout)
+    assert outbox["posts"] == [] and outbox["counts"]["pending"] == 0
+    agreement = json.loads(run_smith(workdir, "agreement", "--json").stdout)
+    assert agreement == [{"grader": "all", "acts": 0, "agreeing": None, "kappa": None, "kappa_binary": None}]
+    tally = json.loads(run_smith(workdir, "tally", "--date", "2026-11-30", "--json").stdout)
+    assert tally[0]["property"] == "camellia" and tally[0]["graded"] == 0
+    assert tally[0]["line"] == "Camellia · lun 30 nov: 0 calificadas — no llegó ninguna conversación"
+
+
+def test_tables_never_cut_ids_or_reasons(workdir: Path) -> None:
+    error = "channel_not_found:" + "".join(f"C{index:04d}" for index in range(60))  # 318 characters
+    with reading(workdir) as unit:
+        unit.outbox.add(
+            SlackPost(
+                kind="notice",
+                idempotency_key="notice:x",
+                channel="C0OPS",
+                payload={"text": "x"},
+                status="failed",
+                last_error=error,
+            )
+        )
+    result = run_smith(workdir, "outbox")
+    assert result.code == 0, result.stderr
+    cells = "".join(re.sub(r"[│┃|\s]", "", line) for line in result.stdout.splitlines())
+    assert error in cells
+    assert "…" not in result.stdout
+
+
+def _with_a_terminal_for_stderr(workdir: Path, *args: str) -> tuple[int, str, str]:
+    """`smith ARGS` with stderr on a pseudo-terminal (where progress bars show) and stdout piped."""
+    master, slave = os.openpty()
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("SMITH_", "SLACK_"))}
+    env |= {"SMITH_DATABASE_URL": f"sqlite:///{workdir / 'smith.db'}", "COLUMNS": "120", "TERM": "xterm"}
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-c", "from smith.cli import main; main()", *args],
+            cwd=workdir,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=slave,
+            timeout=120,
+            check=False,
+        )
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal's other end is closed: everything has been read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(master)
+    return completed.returncode, completed.stdout.decode(), b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_ingesting_many_documents_shows_a_progress_bar_in_a_terminal(workdir: Path) -> None:
+    lines = [json.dumps(json.loads(path.read_text())) for path in sorted(DEMO_DATA.glob("*.json"))]
+    many = workdir / "many.jsonl"
+    many.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    code, out, terminal = _with_a_terminal_for_stderr(workdir, "ingest", str(many))
+    assert code == 0, terminal
+    assert "Ingesting" in terminal and f"{len(lines)}/{len(lines)}" in terminal
+    assert len(out.splitlines()) == len(lines)  # stdout keeps one plain line per document
+
+    piped = run_smith(workdir, "ingest", str(many))  # no terminal: no bar at all
+    assert "Ingesting" not in piped.stdout + piped.stderr
