@@ -23,7 +23,7 @@ def set_property(
     property_id: str,
     name: Annotated[str | None, typer.Option(help="Display name")] = None,
     timezone: Annotated[str | None, typer.Option(help="IANA timezone, e.g. America/Los_Angeles")] = None,
-    locale: Annotated[Locale | None, typer.Option(help="Language of its posts")] = None,
+    locale: Annotated[Locale | None, typer.Option(help="Language of its posts", case_sensitive=False)] = None,
     channel: Annotated[
         str | None, typer.Option(help="Slack channel id (C… or G…, not its name) for this property's posts")
     ] = None,

@@ -48,7 +48,14 @@ def test_old_keys_and_refs_are_rewritten_and_still_resolve(empty_engine: Engine)
         acted = verdict(user, odd, act_key="event:Ev1")
         session.add(acted)
         session.flush()
-        session.add(Fixture(verdict_id=acted.id, kind="clara", path="f.json"))
+        # The fixtures table as revision 0001 made it (later revisions add columns the model now has).
+        session.execute(
+            text(
+                "INSERT INTO fixtures (verdict_id, kind, path, status, created_at) "
+                "VALUES (:verdict, 'clara', 'f.json', 'written', :at)"
+            ),
+            {"verdict": acted.id, "at": acted.created_at},
+        )
         parent = _post("grade:col/X:1", "col/X:1", None)
         session.add(parent)
         session.flush()
