@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, overload
 
-from cerebrus.language import language_of
+from cerebrus.language import MIN_CONFIDENCE, Guess, confident, guess, primary
 from cerebrus.rules import CompiledRules, Rules
 from cerebrus.text import FoldedText
 from cerebrus.tokens import TokenizedText
@@ -60,6 +60,9 @@ class ConversationView:
         self.rules = rules
         self.compiled: CompiledRules = rules.compiled
         self._facts: dict[str, Any] = {}
+        # Detected languages of untagged messages, by message identity: detection is the costly part
+        # of a language check, and several checks ask about the same message (see `language_of`).
+        self._guesses: dict[int, Guess | None] = {}
         # What checks derive from the conversation alone, worked out once for all its turns (keyed by
         # the helper that stores it, see cerebrus.checks._common.facts_on_file).
         self.derived: dict[tuple[str, tuple[str, ...]], Any] = {}
@@ -100,6 +103,19 @@ class ConversationView:
     def ledger(self) -> tuple[float, ...]:
         """The amounts on file (facts.amounts) as numbers."""
         return tuple(float(v) for v in self.conversation.property.facts.amounts.values())
+
+    def language_of(self, message: Message, min_confidence: float = MIN_CONFIDENCE) -> tuple[str | None, str]:
+        """(language, how it was known), as `cerebrus.language.language_of` gives it, with each untagged
+        message detected once per conversation whatever the checks and thresholds that ask."""
+        tag = message.language
+        if tag:
+            return primary(tag), "field"
+        key = id(message)  # the conversation holds its messages, so an identity is not reused meanwhile
+        try:
+            found = self._guesses[key]
+        except KeyError:
+            found = self._guesses[key] = guess(message.text, self.rules.languages)
+        return confident(found, min_confidence), "detected"
 
     def role_of(self, message: Message) -> str:
         return self.participants[message.author].role
@@ -153,7 +169,7 @@ class TurnView:
     def draft_language(self) -> str | None:
         """The draft's language (its tag's primary subtag, else detected; None when unsure): asked only
         when a language-specific pattern matched, since detection is the costly part."""
-        return language_of(self.message, self.rules.languages)[0]
+        return self.parent.language_of(self.message)[0]
 
     @lazy
     def succeeded_tools(self) -> frozenset[str]:
