@@ -71,15 +71,18 @@ class LabelMatcher:
         for end in _SENTENCE_END.finditer(folded, previous_end, amount_start):
             floor = end.end()
         tokens = _TOKEN.findall(folded, floor, amount_start)
+        by_first = self.by_first_token
         nearest: tuple[str, ...] = ()
-        position = 0
-        while position < len(tokens):
-            step = 1
-            for words, keys in self.by_first_token.get(tokens[position], ()):
+        # Left to right, a label's tokens cannot start another label; only the tokens some label begins
+        # with are looked at (most tokens of a sentence begin none, and skipping them is done in C).
+        free = 0
+        for position in [index for index, token in enumerate(tokens) if token in by_first]:
+            if position < free:
+                continue
+            for words, keys in by_first[tokens[position]]:
                 if tuple(tokens[position : position + len(words)]) == words:
-                    nearest, step = keys, len(words)
+                    nearest, free = keys, position + len(words)
                     break
-            position += step
         return nearest
 
 

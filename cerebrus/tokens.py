@@ -10,8 +10,8 @@ so a receipt quotes exactly what was written. See docs/text-matching.md.
 from __future__ import annotations
 
 import re
-from functools import cached_property
 
+from cerebrus.lazy import lazy
 from cerebrus.text import FoldedText
 from gradecore.vocabulary import Span
 
@@ -71,12 +71,12 @@ class TokenizedText:
     def original(self) -> str:
         return self.folded.original
 
-    @cached_property
+    @lazy
     def pieces(self) -> frozenset[bytes]:
         """The text's pieces (see _PIECE_CUT): what the pattern pre-filters test, before any token is cut."""
         return frozenset(self.folded.folded.encode().translate(_PIECE_CUT).split())
 
-    @cached_property
+    @lazy
     def words(self) -> tuple[str, ...]:
         """Every token in order, folded."""
         folded = self.folded.folded

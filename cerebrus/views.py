@@ -7,10 +7,10 @@ fifteen checks over one turn normalise and scan each text once.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar, overload
+from typing import Any
 
 from cerebrus.language import MIN_CONFIDENCE, Guess, confident, guess, primary
+from cerebrus.lazy import lazy
 from cerebrus.rules import CompiledRules, Rules
 from cerebrus.text import FoldedText
 from cerebrus.tokens import TokenizedText
@@ -25,31 +25,7 @@ from gradecore.contract import (
     Turn,
 )
 
-T = TypeVar("T")
-
 _NAMED_FACTS = frozenset(Facts.model_fields)
-
-
-class lazy(Generic[T]):
-    """functools.cached_property without its per-access lock (Python 3.11): views are per call."""
-
-    def __init__(self, compute: Callable[[Any], T]) -> None:
-        self._compute = compute
-        self._name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    @overload
-    def __get__(self, instance: None, owner: type[Any]) -> lazy[T]: ...
-
-    @overload
-    def __get__(self, instance: object, owner: type[Any]) -> T: ...
-
-    def __get__(self, instance: object | None, owner: type[Any]) -> T | lazy[T]:
-        if instance is None:
-            return self
-        value = self._compute(instance)
-        instance.__dict__[self._name] = value
-        return value
 
 
 class ConversationView:
