@@ -81,10 +81,10 @@ class Phrase:
         for offset in sorted(places):
             if offset < covered or not text.starts_token(offset):
                 continue
-            words, bounds = text.window(offset, self.reach)
+            words = text.window_words(offset, self.reach)
             stop = _Matcher(self.elements, words).longest(0, 0, None)
             if stop > 0:
-                covered = bounds[stop - 1][1]
+                covered = text.end_of(offset, words, stop)
                 yield offset, covered
 
 
