@@ -102,6 +102,57 @@ class Tally:
             _PLACED[key] = placement
         return self._take(placement, turn_id)
 
+    def place_mixed(
+        self,
+        dimensions: tuple[DimensionResult, ...],
+        key: tuple[int, ...],
+        own: Sequence[DimensionResult],
+        turn_id: str | None,
+    ) -> tuple[Level, Headline]:
+        """`place` for dimensions of which only a few (`own`: results with receipts, built for this
+        place) are not shared results. `key` is the shared results' identities in order, 0 where an
+        own result stands: what the shared ones add up to is found again by it, as `place_shared`
+        does, and the own results are added to that. Check ids must differ within the place (they
+        do in a turn: one result per check), else this is `place` itself."""
+        partial = _PARTIAL.get(key)
+        if partial is None:
+            partial = _partial_placement(dimensions, key)
+            if len(_PARTIAL) >= _PLACED_LIMIT:
+                _PARTIAL.clear()
+            _PARTIAL[key] = partial
+        placement, checks = partial
+        if len(own) > 1 and len({d.check for d in own}) < len(own):
+            return self.place(dimensions, turn_id)
+        for d in own:
+            if d.check in checks:
+                return self.place(dimensions, turn_id)
+        self._ran.update(placement.ran)
+        setdefault = self._why.setdefault
+        for check, reason in placement.why:
+            setdefault(check, reason)
+        failed = self._failed
+        for owner, layer in placement.failed:
+            failed[owner].add(layer)
+        rank = _RANK
+        found, lead = rank[placement.level], placement.lead
+        for d in own:
+            # As _placement does for each dimension; with every check id distinct, no two dimensions
+            # tie on (layer, check), so the order they are seen in cannot change the lead.
+            if d.outcome is Outcome.NOT_CHECKED:
+                setdefault(d.check, d.not_checked_why or NotCheckedWhy.NOT_APPLICABLE)
+            else:
+                self._ran.add(d.check)
+            if d.colours_verdict and d.level is not Level.PASS:
+                failed[d.owner].add(d.layer)
+                severity = rank[d.level]
+                if (
+                    lead is None
+                    or severity > found
+                    or (severity == found and _within_order(d) < _within_order(lead))
+                ):
+                    found, lead = severity, d
+        return self._lead(_LEVELS[found], lead, turn_id)
+
     def _take(self, placement: _Placement, turn_id: str | None) -> tuple[Level, Headline]:
         self._ran.update(placement.ran)
         setdefault = self._why.setdefault
@@ -171,10 +222,21 @@ def _placement(dimensions: tuple[DimensionResult, ...]) -> _Placement:
     return _Placement(dimensions, _LEVELS[found], lead, frozenset(ran), tuple(why.items()), tuple(failed))
 
 
+def _partial_placement(
+    dimensions: tuple[DimensionResult, ...], key: tuple[int, ...]
+) -> tuple[_Placement, frozenset[str]]:
+    """The placement of a place's shared results alone (those whose identity `key` holds, not 0),
+    and their check ids."""
+    shared = tuple(d for d, identity in zip(dimensions, key, strict=True) if identity)
+    return _placement(shared), frozenset(d.check for d in shared)
+
+
 # Bounded: shared results are few per deployment, but a rules change or a long-lived process may
 # bring new ones; starting afresh is always correct (a placement is recomputed on a miss).
 _PLACED: dict[tuple[int, ...], _Placement] = {}
 _PLACED_LIMIT = 4096
+# The same for places holding a few results of their own (see Tally.place_mixed).
+_PARTIAL: dict[tuple[int, ...], tuple[_Placement, frozenset[str]]] = {}
 
 
 def _in_layer_order(layers: set[Layer]) -> tuple[Layer, ...]:

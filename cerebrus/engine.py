@@ -65,16 +65,19 @@ def grade(
     for number, turn in enumerate(conversation.turns, start=1):
         turn_view = TurnView(view, turn, number)
         dims: list[DimensionResult] = []
-        # Whether every result is a shared one (no receipts, built once): then the turn's placement
-        # is found again by their identities instead of being worked out (see Tally.place_shared).
+        # The results with receipts, built for this turn; every other result is a shared one (built
+        # once): then the turn's placement is found again by their identities instead of being worked
+        # out (see Tally.place_shared and Tally.place_mixed).
+        own: list[tuple[int, DimensionResult]] = []
         shared = True
         for spec, function, shared_result in plan:
             # spec.run(turn_view), with the shared-result look-up inlined: the hot loop of grading.
             finding = function(turn_view)
             if finding.evidence:
                 # Only receipts can hold an access code; shared results have none.
-                dims.append(redact(spec.result(finding), codes))
-                shared = False
+                result = redact(spec.result(finding), codes)
+                own.append((len(dims), result))
+                dims.append(result)
                 continue
             hit = shared_result(id(finding))
             if hit is not None and hit[0] is finding:
@@ -89,10 +92,17 @@ def grade(
         else:
             dims.extend(judge_off)
         dimensions = tuple(dims)
-        if shared:
-            turn_level, turn_headline = tally.place_shared(dimensions, turn.id)
-        else:
+        if not shared:
             turn_level, turn_headline = tally.place(dimensions, turn.id)
+        elif own:
+            key = list(map(id, dimensions))
+            for position, _ in own:
+                key[position] = 0
+            turn_level, turn_headline = tally.place_mixed(
+                dimensions, tuple(key), [result for _, result in own], turn.id
+            )
+        else:
+            turn_level, turn_headline = tally.place_shared(dimensions, turn.id)
         if turn_level is not Level.PASS and (level is Level.PASS or turn_level > level):
             level, lead = turn_level, turn_headline
         turns.append(
