@@ -75,9 +75,12 @@ class Tally:
     """What a grade needs from all its dimensions, gathered in the one pass that gives each verdict:
     which checks ran, why the others did not (first reason seen), and the failed layers per owner."""
 
-    __slots__ = ("_failed", "_ran", "_why")
+    __slots__ = ("_failed", "_ran", "_taken", "_why")
 
     def __init__(self) -> None:
+        # Placements already taken in, by identity (held, so an identity is not reused meanwhile):
+        # taking one in again adds nothing to the sets below, so only its lead is looked at.
+        self._taken: dict[int, _Placement] = {}
         self._ran: set[str] = set()
         self._why: dict[str, NotCheckedWhy] = {}
         self._failed: dict[Owner, set[Layer]] = {Owner.CLARA: set(), Owner.OURS: set()}
@@ -126,13 +129,9 @@ class Tally:
         for d in own:
             if d.check in checks:
                 return self.place(dimensions, turn_id)
-        self._ran.update(placement.ran)
+        self._absorb(placement)
         setdefault = self._why.setdefault
-        for check, reason in placement.why:
-            setdefault(check, reason)
         failed = self._failed
-        for owner, layer in placement.failed:
-            failed[owner].add(layer)
         rank = _RANK
         found, lead = rank[placement.level], placement.lead
         for d in own:
@@ -154,6 +153,14 @@ class Tally:
         return self._lead(_LEVELS[found], lead, turn_id)
 
     def _take(self, placement: _Placement, turn_id: str | None) -> tuple[Level, Headline]:
+        self._absorb(placement)
+        return self._lead(placement.level, placement.lead, turn_id)
+
+    def _absorb(self, placement: _Placement) -> None:
+        """Add a placement's checks run, reasons and failed layers to the tally."""
+        if self._taken.get(id(placement)) is placement:
+            return
+        self._taken[id(placement)] = placement
         self._ran.update(placement.ran)
         setdefault = self._why.setdefault
         for check, reason in placement.why:
@@ -162,7 +169,6 @@ class Tally:
             failed = self._failed
             for owner, layer in placement.failed:
                 failed[owner].add(layer)
-        return self._lead(placement.level, placement.lead, turn_id)
 
     @staticmethod
     def _lead(level: Level, lead: DimensionResult | None, turn_id: str | None) -> tuple[Level, Headline]:

@@ -212,6 +212,14 @@ class PhraseSet(Generic[T]):
         # set. None: some phrase cannot be ruled out by pieces.
         unkeyed = any(not phrase.key for phrase, _ in self.entries)
         self._keys = None if unkeyed else frozenset().union(*(phrase.key for phrase, _ in self.entries))
+        # The entries by their key pieces: a text holding none of an entry's key pieces cannot match
+        # it (its key is one of its required piece sets), so only the entries of the pieces the text
+        # holds are worth a `may_occur`.
+        by_piece: dict[bytes, list[int]] = {}
+        for number, (phrase, _) in enumerate(self.entries):
+            for piece in phrase.key:
+                by_piece.setdefault(piece, []).append(number)
+        self._by_piece = {piece: tuple(numbers) for piece, numbers in by_piece.items()}
 
     def __bool__(self) -> bool:
         return bool(self.entries)
@@ -226,10 +234,21 @@ class PhraseSet(Generic[T]):
             return []
         pieces = text.pieces
         hits: list[tuple[Phrase, T, int, int]] = []
-        for phrase, payload in self.entries:
+        entries = self.entries
+        for number in self._candidates(pieces):
+            phrase, payload = entries[number]
             if phrase.may_occur(pieces):
                 hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
         return hits
+
+    def _candidates(self, pieces: frozenset[bytes]) -> Sequence[int]:
+        """The numbers of the entries a text with these pieces may match, in entry order."""
+        if self._keys is None:
+            return range(len(self.entries))
+        held = self._keys & pieces
+        if len(held) == 1:
+            return self._by_piece[next(iter(held))]
+        return sorted({number for piece in held for number in self._by_piece[piece]})
 
     def starting_at(self, text: TokenizedText, offset: int) -> Iterator[tuple[Phrase, T, int]]:
         """The entries that match at the token starting at this folded-text offset, each with the
