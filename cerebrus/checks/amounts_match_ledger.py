@@ -39,16 +39,18 @@ def _judge(view: TurnView, mentions: list[MoneyMention]) -> Finding:
     wrong: list[tuple[MoneyMention, str, str]] = []
     labels = ledger.labels
     folded = view.folded.folded
+    owner_of, cents_of = ledger.owner_of, ledger.cents_of
+    several = len(owner_of) >= 2
     for position, mention in enumerate(mentions):
         value = cents(mention.value)
-        owner = ledger.owner_of.get(value)
+        owner = owner_of.get(value)
         if owner is not None:
             # Equal to an item: fine unless its sentence names another item, whose value it is not.
-            if len(ledger.owner_of) < 2:
+            if not several:
                 continue
             previous_end = mentions[position - 1].end if position else 0
             paired = labels.paired_keys(folded, mention.start, previous_end)
-            if not paired or any(ledger.cents_of[key] == value for key in paired):
+            if not paired or _holds_value(paired, cents_of, value):
                 continue
             if tool_values is None:
                 tool_values = _tool_values(view)
@@ -65,6 +67,14 @@ def _judge(view: TurnView, mentions: list[MoneyMention]) -> Finding:
     if not (unbacked or wrong):
         return MATCHED
     return _failure(view, ledger, unbacked, wrong)
+
+
+def _holds_value(keys: tuple[str, ...], cents_of: dict[str, int], value: int) -> bool:
+    """Whether one of the ledger items `keys` is worth `value` cents."""
+    for key in keys:  # noqa: SIM110 (a plain loop: any() over a generator costs more per amount)
+        if cents_of[key] == value:
+            return True
+    return False
 
 
 def _failure(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.text import mask_code
@@ -65,25 +67,31 @@ def _index(view: TurnView) -> CodeIndex:
     derived = view.parent.derived
     index: CodeIndex | None = derived.get(memo_key)
     if index is None:
-        single: dict[str, str] = {}
-        multiple: dict[tuple[str, ...], str] = {}
-        pieces: set[bytes] | None = set()
-        for code in view.parent.access_codes:
-            parts = tuple(tokens_of(code))
-            if len(parts) == 1:
-                single[parts[0]] = code
-            elif parts:
-                multiple[parts] = code
-            piece = first_piece(parts[0]) if parts else None
-            if piece is None:
-                # A code without a piece (non-ASCII letters only) cannot be ruled out by pieces.
-                pieces = None
-            elif pieces is not None:
-                pieces.add(piece)
-        few = len(single) + len(multiple) <= FEW_CODES
-        index = (single, multiple, None if pieces is None else frozenset(pieces), few)
-        derived[memo_key] = index
+        index = derived[memo_key] = _code_index(view.parent.access_codes)
     return index
+
+
+# A property's code list is the same in all its conversations: its index is built once per list.
+@lru_cache(maxsize=64)
+def _code_index(codes: tuple[str, ...]) -> CodeIndex:
+    """The index of a code list (see CodeIndex)."""
+    single: dict[str, str] = {}
+    multiple: dict[tuple[str, ...], str] = {}
+    pieces: set[bytes] | None = set()
+    for code in codes:
+        parts = tuple(tokens_of(code))
+        if len(parts) == 1:
+            single[parts[0]] = code
+        elif parts:
+            multiple[parts] = code
+        piece = first_piece(parts[0]) if parts else None
+        if piece is None:
+            # A code without a piece (non-ASCII letters only) cannot be ruled out by pieces.
+            pieces = None
+        elif pieces is not None:
+            pieces.add(piece)
+    few = len(single) + len(multiple) <= FEW_CODES
+    return (single, multiple, None if pieces is None else frozenset(pieces), few)
 
 
 def _found_where_they_stand(
