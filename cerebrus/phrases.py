@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from cerebrus.tokens import TokenizedText, split_clitic
+from cerebrus.tokens import TokenizedText, first_piece, split_clitic
 
 Words = tuple[str, ...]
 T = TypeVar("T")
@@ -56,6 +56,14 @@ class Phrase:
     key: frozenset[bytes]
     # The most tokens a match can cover: matching at a place reads only that many tokens from it.
     reach: int
+    # The first words with their first pieces (None: a word the pieces cannot rule out). A match
+    # begins at a token that is a first word or whose contraction base is one, so the text then
+    # holds the word's first piece: a first word whose first piece the text lacks starts no match.
+    first_pieces: tuple[tuple[str, bytes | None], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        pieces = tuple((word, first_piece(word)) for word in sorted(self.first_words))
+        object.__setattr__(self, "first_pieces", pieces)
 
     def may_occur(self, pieces: frozenset[bytes]) -> bool:
         for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for many drafts)
@@ -71,8 +79,11 @@ class Phrase:
         """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
         text. Only the few tokens after each place a first word stands are cut, never the whole text."""
         folded = text.folded.folded
+        held = text.pieces
         places: set[int] = set()
-        for word in self.first_words:
+        for word, piece in self.first_pieces:
+            if piece is not None and piece not in held:
+                continue
             offset = folded.find(word)
             while offset >= 0:
                 places.add(offset)
