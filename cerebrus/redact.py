@@ -6,6 +6,7 @@ must stay a verbatim substring of the draft; its span still marks where it was.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -18,10 +19,13 @@ def redact(result: DimensionResult, codes: Iterable[str]) -> DimensionResult:
     if not result.evidence:
         return result
     matcher = code_matcher(codes)
-    if not matcher:
+    any_codes, screen = _screen(matcher)
+    if not any_codes:
         return result
-    few = _few_codes(matcher)
-    if not any(_holds_code(e, matcher, few) for e in result.evidence):
+    for evidence in result.evidence:
+        if _holds_code(evidence, matcher, screen):
+            break
+    else:
         return result
     cleaned = tuple(_redact_evidence(e, matcher) for e in result.evidence)
     if cleaned == result.evidence:
@@ -41,29 +45,32 @@ def _redact_evidence(evidence: Evidence, codes: CodeMatcher) -> Evidence:
     return evidence.model_copy(update=update) if update else evidence
 
 
-def _holds_code(evidence: Evidence, codes: CodeMatcher, few: tuple[str, ...] | None) -> bool:
+def _holds_code(evidence: Evidence, codes: CodeMatcher, screen: re.Pattern[str] | None) -> bool:
     """Whether a receipt's detail or quote holds a code (almost never: the fast, common answer)."""
     for text in (evidence.detail, evidence.quote):
         if not text:
             continue
-        if few is not None:
+        if screen is not None:
             # The matcher only ever finds a code as a substring of the lower-cased text (when lowering
-            # keeps its length; see gradecore.access_codes): a few substring searches in C rule most
-            # texts out without its character-by-character pass in Python.
+            # keeps its length; see gradecore.access_codes): one search in C for any of a few codes
+            # rules most texts out without its character-by-character pass in Python.
             lowered = text.lower()
-            if len(lowered) == len(text) and not any(code in lowered for code in few):
+            if len(lowered) == len(text) and screen.search(lowered) is None:
                 continue
         if codes.contains(text):
             return True
     return False
 
 
-# Past this many codes the matcher's single pass beats one substring search per code.
+# Past this many codes the matcher's single pass beats a search for any of them.
 _FEW_CODES = 16
 
 
 @lru_cache(maxsize=64)
-def _few_codes(matcher: CodeMatcher) -> tuple[str, ...] | None:
-    """A short list's codes as the matcher holds them (lower-cased), or None for a long list."""
+def _screen(matcher: CodeMatcher) -> tuple[bool, re.Pattern[str] | None]:
+    """Whether a code list has codes, and for a short one a pattern finding any of its codes (as the
+    matcher holds them, lower-cased) as a substring; None for a long one."""
     found = tuple(matcher)
-    return found if len(found) <= _FEW_CODES else None
+    if not found or len(found) > _FEW_CODES:
+        return bool(found), None
+    return True, re.compile("|".join(re.escape(code) for code in sorted(found)))
