@@ -43,20 +43,19 @@ class ConversationView:
         # the helper that stores it, see cerebrus.checks._common.facts_on_file).
         self.derived: dict[tuple[str, tuple[str, ...]], Any] = {}
         # Every grade needs these: one pass over the messages, set here rather than lazily.
-        positions: dict[str, int] = {}
+        messages = conversation.messages
+        positions = {message.id: position for position, message in enumerate(messages)}
         triggers: list[Message | None] = []
         last: Message | None = None
-        for position, message in enumerate(conversation.messages):
-            positions[message.id] = position
+        for message in messages:
             triggers.append(last)
             if message.direction == "inbound":
                 last = message
         self.message_positions = positions
         # For each message position, the last inbound message before it.
         self.triggers = triggers
-        self.access_codes: tuple[str, ...] = tuple(
-            code for code in conversation.property.facts.access_codes if code
-        )
+        # The non-empty codes (filter in C rather than a generator: this runs for every grade).
+        self.access_codes: tuple[str, ...] = tuple(filter(None, conversation.property.facts.access_codes))
         # Built once per code list and shared by every check, receipt and mask of this conversation.
         self.code_matcher = code_matcher(self.access_codes)
 
