@@ -112,6 +112,9 @@ class TurnView:
         # Every turn's draft is scanned by several checks, and every turn has a trigger or not: set
         # here rather than lazily (a lazy attribute costs a Python call on its first read).
         self.folded = FoldedText(self.draft)
+        # The draft's tokens, shared by every text check (the folded draft is tokenized once, and only
+        # as far as a check asks: see TokenizedText).
+        self.tokens = TokenizedText(self.folded)
         # The last inbound message before the draft: what this turn answers.
         self.trigger: Message | None = parent.triggers[self.position]
         # Most checks read the trace: one pass sorts its steps (with their indices) by kind.
@@ -134,11 +137,6 @@ class TurnView:
     def answered(self) -> Participant | None:
         """The person the turn answers: the author of the triggering inbound."""
         return self.parent.participants[self.trigger.author] if self.trigger is not None else None
-
-    @lazy
-    def tokens(self) -> TokenizedText:
-        """The draft's tokens, shared by every text check (the folded draft is tokenized once)."""
-        return TokenizedText(self.folded)
 
     @lazy
     def draft_language(self) -> str | None:

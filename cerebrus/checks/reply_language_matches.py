@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from cerebrus.findings import Finding, failed, not_applicable, not_checked, passed
+from cerebrus.language import primary
 from cerebrus.registry import check
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, NotCheckedWhy, Scope, Span
@@ -31,6 +32,10 @@ def reply_language_matches(view: TurnView) -> Finding:
     trigger = view.trigger
     if trigger is None:
         return not_applicable("The turn answers no inbound message.")
+    tag, draft_tag = trigger.language, view.message.language
+    if tag and draft_tag and primary(tag) == primary(draft_tag):
+        # Both tagged alike (nearly every turn): what the general path below finds, without detection.
+        return _same_language(primary(tag))
     confidence = view.rules.thresholds.language_confidence
     # Through the conversation view: each untagged message is detected once, however many ask.
     asked, asked_how = view.parent.language_of(trigger, confidence)
