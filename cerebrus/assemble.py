@@ -103,7 +103,12 @@ class Tally:
             if len(_PLACED) >= _PLACED_LIMIT:
                 _PLACED.clear()
             _PLACED[key] = placement
-        return self._take(placement, turn_id)
+        if self._taken.get(id(placement)) is not placement:
+            self._absorb(placement)
+        lead = placement.lead
+        if lead is None:
+            return Level.PASS, CLEAN_HEADLINE
+        return self._lead(placement.level, lead, turn_id)
 
     def place_mixed(
         self,
