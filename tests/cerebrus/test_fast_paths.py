@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cerebrus import grade, language, views
 from cerebrus.amounts import _DOLLAR_BEFORE, _MONEY_BEFORE, number_written
 from cerebrus.text import _FOLD, FoldedText
+from gradecore.vocabulary import Outcome
+from tests.cerebrus.builders import ConversationBuilder
 
 
 def _texts(*pieces: str, size: int) -> st.SearchStrategy[str]:
@@ -57,3 +61,37 @@ def test_the_dollar_first_scan_finds_what_the_full_scan_finds(text: str) -> None
         return [(m.start(), m.end(), m.group("number")) for m in pattern.finditer(text)]
 
     assert found(_DOLLAR_BEFORE) == found(_MONEY_BEFORE)
+
+
+def test_an_untagged_message_is_detected_once_per_conversation(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An untagged maintenance draft promising a visit: the promise pattern (English only) and the
+    # language check both need its language, and an untagged trigger needs its own. Each text goes
+    # through the detector once, and the grade is what detecting on every ask gives.
+    conversation = (
+        ConversationBuilder()
+        .inbound("My kitchen sink is leaking badly, can someone come and look?", language=None)
+        .reply(
+            "Thanks for letting us know. A plumber will come by tomorrow morning to fix the leak.",
+            intent="maintenance_request",
+            language=None,
+        )
+        .build()
+    )
+    detected: list[str] = []
+    real_guess = views.guess
+
+    def counting_guess(text: str, languages: tuple[str, ...]) -> language.Guess | None:
+        detected.append(text)
+        return real_guess(text, languages)
+
+    monkeypatch.setattr(views, "guess", counting_guess)
+    graded = grade(conversation)
+    assert sorted(detected) == sorted(message.text for message in conversation.messages)
+    promise = next(d for d in graded.turns[0].dimensions if d.check == "no_ungrounded_policy_claim")
+    assert promise.outcome is Outcome.FAIL
+    assert promise.evidence[0].rule_entry == "visit.trade_en"
+    replied = next(d for d in graded.turns[0].dimensions if d.check == "reply_language_matches")
+    assert replied.reason.sentence == "Written to in en, answered in en."
+    # The same answers as asking the detector afresh each time (no shared memo at all).
+    texts = [message.text for message in conversation.messages]
+    assert [language.detect(text, ("en", "es")) for text in texts] == ["en", "en"]
