@@ -99,6 +99,9 @@ class Phrase:
                 yield offset, covered
 
 
+_STRIDE = 1 << 20
+
+
 class _Matcher:
     """The longest match from (element, token, pending clitic), memoised: each state is worked out
     once per text, so gaps and options cannot make matching exponential."""
@@ -108,10 +111,17 @@ class _Matcher:
     def __init__(self, elements: tuple[Element, ...], words: Sequence[str]) -> None:
         self.elements = elements
         self.words = words
-        self.memo: dict[tuple[int, int, str | None], int] = {}
+        # States without a pending clitic (nearly all) are keyed by one int, index * _STRIDE +
+        # position (positions stay under the stride: a window holds a pattern's reach of tokens);
+        # the others by (index, position, clitic).
+        self.memo: dict[int | tuple[int, int, str], int] = {}
 
     def longest(self, index: int, position: int, pending: str | None) -> int:
-        key = (index, position, pending)
+        key: int | tuple[int, int, str] = (
+            index * _STRIDE + position
+            if pending is None and position < _STRIDE
+            else (index, position, pending or "")
+        )
         known = self.memo.get(key)
         if known is not None:
             return known
