@@ -18,10 +18,20 @@ MIN_WORDS = 3
 MIN_CONFIDENCE = defaults.LANGUAGE_CONFIDENCE
 
 
-@lru_cache(maxsize=256)
 def primary(tag: str) -> str:
     """The primary subtag of a BCP-47 tag, lower-cased: `es-MX` → `es`."""
-    return tag.split("-", 1)[0].lower()
+    # Asked for two tags of nearly every turn: a plain dict look-up is cheaper than an lru_cache call.
+    found = _PRIMARY.get(tag)
+    if found is None:
+        found = tag.split("-", 1)[0].lower()
+        if len(_PRIMARY) >= _PRIMARY_LIMIT:
+            _PRIMARY.clear()  # bounded: tags are the platform's, and starting afresh is always correct
+        _PRIMARY[tag] = found
+    return found
+
+
+_PRIMARY: dict[str, str] = {}
+_PRIMARY_LIMIT = 256
 
 
 @lru_cache(maxsize=64)

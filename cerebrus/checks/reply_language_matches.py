@@ -33,9 +33,11 @@ def reply_language_matches(view: TurnView) -> Finding:
     if trigger is None:
         return not_applicable("The turn answers no inbound message.")
     tag, draft_tag = trigger.language, view.message.language
-    if tag and draft_tag and primary(tag) == primary(draft_tag):
-        # Both tagged alike (nearly every turn): what the general path below finds, without detection.
-        return _same_language(primary(tag))
+    if tag and draft_tag:
+        # Both tagged (nearly every turn): what the general path below finds when they agree.
+        tagged = primary(tag)
+        if tagged == primary(draft_tag):
+            return _same_language(tagged)
     confidence = view.rules.thresholds.language_confidence
     # Through the conversation view: each untagged message is detected once, however many ask.
     asked, asked_how = view.parent.language_of(trigger, confidence)
