@@ -3,6 +3,8 @@ amount said of a named item is that item's (see docs/amounts.md)."""
 
 from __future__ import annotations
 
+import re
+
 from cerebrus.amount_labels import label_matcher
 from cerebrus.amounts import MoneyMention, money_in
 from cerebrus.backing import cents, ledger_sums, tool_money_values
@@ -49,6 +51,11 @@ def _judge(view: TurnView, mentions: list[MoneyMention]) -> Finding:
             if not several:
                 continue
             previous_end = mentions[position - 1].end if position else 0
+            other = ledger.other_labels(value)
+            if other is None or other.search(folded, previous_end, mention.start) is None:
+                # No label naming only other items stands between the amount before and this one:
+                # whatever label is nearest names this value's item (or none is), so it is fine.
+                continue
             paired = labels.paired_keys(folded, mention.start, previous_end)
             if not paired or _holds_value(paired, cents_of, value):
                 continue
@@ -125,6 +132,26 @@ class _Ledger:
             self.owner_of.setdefault(value, key)
         self.labels = label_matcher(tuple(self.amounts), view.rules.amount_labels)
         self._sums: frozenset[int] | None = None
+        self._other_labels: dict[int, re.Pattern[str] | None] = {}
+
+    def other_labels(self, value: int) -> re.Pattern[str] | None:
+        """A pattern finding the first token of every label that names only items worth something
+        else than `value` (cents), as a substring; None when there is no such label. An amount equal
+        to an item can be "for the wrong item" only when such a label is the nearest before it, so a
+        stretch of text without any of these first tokens rules that out in one search."""
+        try:
+            return self._other_labels[value]
+        except KeyError:
+            pass
+        cents_of = self.cents_of
+        firsts = sorted(
+            first
+            for first, entries in self.labels.by_first_token.items()
+            if any(all(cents_of[key] != value for key in keys) for _, keys in entries)
+        )
+        pattern = re.compile("|".join(map(re.escape, firsts))) if firsts else None
+        self._other_labels[value] = pattern
+        return pattern
 
     @property
     def sums(self) -> frozenset[int]:
