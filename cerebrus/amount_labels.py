@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from cerebrus import defaults
@@ -48,6 +48,9 @@ def _bedroom_labels(count: int) -> tuple[str, ...]:
     )
 
 
+# A ledger has a handful of distinct values, so a matcher needs a handful of screens.
+_SCREENS_LIMIT = 64
+
 LabelEntry = tuple[tuple[str, ...], tuple[str, ...]]
 """A label as a token sequence, and the ledger keys it names."""
 
@@ -58,6 +61,28 @@ class LabelMatcher:
     in the text; at one position the longest label wins: "pet deposit", not "deposit")."""
 
     by_first_token: Mapping[str, tuple[LabelEntry, ...]]
+    # Built on first need (see `screen_without`): the matcher is shared by every ledger of its keys.
+    _screens: dict[frozenset[str], re.Pattern[str] | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def screen_without(self, keys: frozenset[str]) -> re.Pattern[str] | None:
+        """A pattern finding, as a substring, the first token of every label that names none of
+        `keys`; None when every label names one of them. A text stretch it finds nothing in holds no
+        such label, so the label nearest an amount there names one of `keys` or there is none."""
+        try:
+            return self._screens[keys]
+        except KeyError:
+            pass
+        firsts = sorted(
+            first
+            for first, entries in self.by_first_token.items()
+            if any(keys.isdisjoint(named) for _, named in entries)
+        )
+        screen = re.compile("|".join(map(re.escape, firsts))) if firsts else None
+        if len(self._screens) < _SCREENS_LIMIT:
+            self._screens[keys] = screen
+        return screen
 
     def paired_keys(self, folded: str, amount_start: int, previous_end: int) -> tuple[str, ...]:
         """The ledger keys an amount starting at `amount_start` in a folded text is paired with: those

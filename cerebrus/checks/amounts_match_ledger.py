@@ -143,14 +143,8 @@ class _Ledger:
             return self._other_labels[value]
         except KeyError:
             pass
-        cents_of = self.cents_of
-        firsts = sorted(
-            first
-            for first, entries in self.labels.by_first_token.items()
-            if any(all(cents_of[key] != value for key in keys) for _, keys in entries)
-        )
-        pattern = re.compile("|".join(map(re.escape, firsts))) if firsts else None
-        self._other_labels[value] = pattern
+        worth = frozenset(key for key, item in self.cents_of.items() if item == value)
+        pattern = self._other_labels[value] = self.labels.screen_without(worth)
         return pattern
 
     @property
