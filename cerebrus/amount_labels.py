@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from cerebrus import defaults
@@ -48,6 +48,9 @@ def _bedroom_labels(count: int) -> tuple[str, ...]:
     )
 
 
+# A ledger has a handful of distinct values, so a matcher needs a handful of screens.
+_SCREENS_LIMIT = 64
+
 LabelEntry = tuple[tuple[str, ...], tuple[str, ...]]
 """A label as a token sequence, and the ledger keys it names."""
 
@@ -58,6 +61,28 @@ class LabelMatcher:
     in the text; at one position the longest label wins: "pet deposit", not "deposit")."""
 
     by_first_token: Mapping[str, tuple[LabelEntry, ...]]
+    # Built on first need (see `screen_without`): the matcher is shared by every ledger of its keys.
+    _screens: dict[frozenset[str], re.Pattern[str] | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def screen_without(self, keys: frozenset[str]) -> re.Pattern[str] | None:
+        """A pattern finding, as a substring, the first token of every label that names none of
+        `keys`; None when every label names one of them. A text stretch it finds nothing in holds no
+        such label, so the label nearest an amount there names one of `keys` or there is none."""
+        try:
+            return self._screens[keys]
+        except KeyError:
+            pass
+        firsts = sorted(
+            first
+            for first, entries in self.by_first_token.items()
+            if any(keys.isdisjoint(named) for _, named in entries)
+        )
+        screen = re.compile("|".join(map(re.escape, firsts))) if firsts else None
+        if len(self._screens) < _SCREENS_LIMIT:
+            self._screens[keys] = screen
+        return screen
 
     def paired_keys(self, folded: str, amount_start: int, previous_end: int) -> tuple[str, ...]:
         """The ledger keys an amount starting at `amount_start` in a folded text is paired with: those
@@ -71,15 +96,18 @@ class LabelMatcher:
         for end in _SENTENCE_END.finditer(folded, previous_end, amount_start):
             floor = end.end()
         tokens = _TOKEN.findall(folded, floor, amount_start)
+        by_first = self.by_first_token
         nearest: tuple[str, ...] = ()
-        position = 0
-        while position < len(tokens):
-            step = 1
-            for words, keys in self.by_first_token.get(tokens[position], ()):
+        # Left to right, a label's tokens cannot start another label; only the tokens some label begins
+        # with are looked at (most tokens of a sentence begin none, and skipping them is done in C).
+        free = 0
+        for position in [index for index, token in enumerate(tokens) if token in by_first]:
+            if position < free:
+                continue
+            for words, keys in by_first[tokens[position]]:
                 if tuple(tokens[position : position + len(words)]) == words:
-                    nearest, step = keys, len(words)
+                    nearest, free = keys, position + len(words)
                     break
-            position += step
         return nearest
 
 

@@ -102,7 +102,8 @@ def money_in(folded: FoldedText) -> list[MoneyMention]:
         before = _MONEY_BEFORE if usd or "us$" in text else _DOLLAR_BEFORE
         for match in before.finditer(text):
             start = match.start()
-            if not _glued(text, start, "$"):
+            # Not glued to a word or number before it (`_glued`, inlined: it runs for every amount).
+            if start == 0 or not ((before_char := text[start - 1]).isalnum() or before_char in "_$"):
                 found[start] = (match.end(), match.group("number"))
     if spelled:
         covered = [(start, end) for start, (end, _) in found.items()]
@@ -111,9 +112,11 @@ def money_in(folded: FoldedText) -> list[MoneyMention]:
             if _glued(text, start, ".,") or any(s <= start < e for s, e in covered):
                 continue
             found[start] = (match.end(), match.group("number"))
-    return [
-        MoneyMention(parse_number(found[start][1]), folded, start, *found[start]) for start in sorted(found)
-    ]
+    mentions: list[MoneyMention] = []
+    for start in sorted(found):
+        end, number = found[start]
+        mentions.append(MoneyMention(parse_number(number), folded, start, end, number))
+    return mentions
 
 
 def _glued(text: str, start: int, extra: str) -> bool:

@@ -75,9 +75,12 @@ class Tally:
     """What a grade needs from all its dimensions, gathered in the one pass that gives each verdict:
     which checks ran, why the others did not (first reason seen), and the failed layers per owner."""
 
-    __slots__ = ("_failed", "_ran", "_why")
+    __slots__ = ("_failed", "_ran", "_taken", "_why")
 
     def __init__(self) -> None:
+        # Placements already taken in, by identity (held, so an identity is not reused meanwhile):
+        # taking one in again adds nothing to the sets below, so only its lead is looked at.
+        self._taken: dict[int, _Placement] = {}
         self._ran: set[str] = set()
         self._why: dict[str, NotCheckedWhy] = {}
         self._failed: dict[Owner, set[Layer]] = {Owner.CLARA: set(), Owner.OURS: set()}
@@ -100,9 +103,69 @@ class Tally:
             if len(_PLACED) >= _PLACED_LIMIT:
                 _PLACED.clear()
             _PLACED[key] = placement
-        return self._take(placement, turn_id)
+        if self._taken.get(id(placement)) is not placement:
+            self._absorb(placement)
+        lead = placement.lead
+        if lead is None:
+            return Level.PASS, CLEAN_HEADLINE
+        return self._lead(placement.level, lead, turn_id)
+
+    def place_mixed(
+        self,
+        dimensions: tuple[DimensionResult, ...],
+        key: tuple[int, ...],
+        own: Sequence[DimensionResult],
+        turn_id: str | None,
+    ) -> tuple[Level, Headline]:
+        """`place` for dimensions of which only a few (`own`: results with receipts, built for this
+        place) are not shared results. `key` is the shared results' identities in order, 0 where an
+        own result stands: what the shared ones add up to is found again by it, as `place_shared`
+        does, and the own results are added to that. Check ids must differ within the place (they
+        do in a turn: one result per check), else this is `place` itself."""
+        partial = _PARTIAL.get(key)
+        if partial is None:
+            partial = _partial_placement(dimensions, key)
+            if len(_PARTIAL) >= _PLACED_LIMIT:
+                _PARTIAL.clear()
+            _PARTIAL[key] = partial
+        placement, checks = partial
+        if len(own) > 1 and len({d.check for d in own}) < len(own):
+            return self.place(dimensions, turn_id)
+        for d in own:
+            if d.check in checks:
+                return self.place(dimensions, turn_id)
+        self._absorb(placement)
+        setdefault = self._why.setdefault
+        failed = self._failed
+        rank = _RANK
+        found, lead = rank[placement.level], placement.lead
+        for d in own:
+            # As _placement does for each dimension; with every check id distinct, no two dimensions
+            # tie on (layer, check), so the order they are seen in cannot change the lead.
+            if d.outcome is Outcome.NOT_CHECKED:
+                setdefault(d.check, d.not_checked_why or NotCheckedWhy.NOT_APPLICABLE)
+            else:
+                self._ran.add(d.check)
+            if d.colours_verdict and d.level is not Level.PASS:
+                failed[d.owner].add(d.layer)
+                severity = rank[d.level]
+                if (
+                    lead is None
+                    or severity > found
+                    or (severity == found and _within_order(d) < _within_order(lead))
+                ):
+                    found, lead = severity, d
+        return self._lead(_LEVELS[found], lead, turn_id)
 
     def _take(self, placement: _Placement, turn_id: str | None) -> tuple[Level, Headline]:
+        self._absorb(placement)
+        return self._lead(placement.level, placement.lead, turn_id)
+
+    def _absorb(self, placement: _Placement) -> None:
+        """Add a placement's checks run, reasons and failed layers to the tally."""
+        if self._taken.get(id(placement)) is placement:
+            return
+        self._taken[id(placement)] = placement
         self._ran.update(placement.ran)
         setdefault = self._why.setdefault
         for check, reason in placement.why:
@@ -111,7 +174,6 @@ class Tally:
             failed = self._failed
             for owner, layer in placement.failed:
                 failed[owner].add(layer)
-        return self._lead(placement.level, placement.lead, turn_id)
 
     @staticmethod
     def _lead(level: Level, lead: DimensionResult | None, turn_id: str | None) -> tuple[Level, Headline]:
@@ -171,10 +233,21 @@ def _placement(dimensions: tuple[DimensionResult, ...]) -> _Placement:
     return _Placement(dimensions, _LEVELS[found], lead, frozenset(ran), tuple(why.items()), tuple(failed))
 
 
+def _partial_placement(
+    dimensions: tuple[DimensionResult, ...], key: tuple[int, ...]
+) -> tuple[_Placement, frozenset[str]]:
+    """The placement of a place's shared results alone (those whose identity `key` holds, not 0),
+    and their check ids."""
+    shared = tuple(d for d, identity in zip(dimensions, key, strict=True) if identity)
+    return _placement(shared), frozenset(d.check for d in shared)
+
+
 # Bounded: shared results are few per deployment, but a rules change or a long-lived process may
 # bring new ones; starting afresh is always correct (a placement is recomputed on a miss).
 _PLACED: dict[tuple[int, ...], _Placement] = {}
 _PLACED_LIMIT = 4096
+# The same for places holding a few results of their own (see Tally.place_mixed).
+_PARTIAL: dict[tuple[int, ...], tuple[_Placement, frozenset[str]]] = {}
 
 
 def _in_layer_order(layers: set[Layer]) -> tuple[Layer, ...]:

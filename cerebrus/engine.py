@@ -19,7 +19,7 @@ from cerebrus.rules import Rules
 from cerebrus.version import ENGINE_VERSION
 from cerebrus.views import ConversationView, TurnView
 from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade, TurnGrade
+from gradecore.grades import ConversationGrade, Headline, TurnGrade
 from gradecore.vocabulary import DimensionResult, Level
 
 _JUDGED_IDS = tuple(JUDGED_LAYERS)
@@ -52,10 +52,10 @@ def grade(
     calibrated = rules.calibrated_judged
     tally = Tally()
 
-    conversation_dims = tuple(redact(spec.run(view), codes) for spec in registry.conversation_checks())
+    conversation_dims, receipted = _conversation_results(registry, view)
     # The conversation headline sits with the first place (conversation scope, then the lowest turn
     # number) whose verdict is the conversation's: that place's own headline, by the stated order.
-    level, lead = tally.place(conversation_dims, None)
+    level, lead = _place(tally, conversation_dims, receipted, None)
 
     plan = registry.turn_plan()
     # Without judged results, the judged dimensions are owed (`judge_pending`: the lane is on and
@@ -65,16 +65,19 @@ def grade(
     for number, turn in enumerate(conversation.turns, start=1):
         turn_view = TurnView(view, turn, number)
         dims: list[DimensionResult] = []
-        # Whether every result is a shared one (no receipts, built once): then the turn's placement
-        # is found again by their identities instead of being worked out (see Tally.place_shared).
+        # The results with receipts, built for this turn; every other result is a shared one (built
+        # once): then the turn's placement is found again by their identities instead of being worked
+        # out (see Tally.place_shared and Tally.place_mixed).
+        own: list[tuple[int, DimensionResult]] = []
         shared = True
         for spec, function, shared_result in plan:
             # spec.run(turn_view), with the shared-result look-up inlined: the hot loop of grading.
             finding = function(turn_view)
             if finding.evidence:
                 # Only receipts can hold an access code; shared results have none.
-                dims.append(redact(spec.result(finding), codes))
-                shared = False
+                result = redact(spec.result(finding), codes)
+                own.append((len(dims), result))
+                dims.append(result)
                 continue
             hit = shared_result(id(finding))
             if hit is not None and hit[0] is finding:
@@ -90,7 +93,7 @@ def grade(
             dims.extend(judge_off)
         dimensions = tuple(dims)
         if shared:
-            turn_level, turn_headline = tally.place_shared(dimensions, turn.id)
+            turn_level, turn_headline = _place(tally, dimensions, own, turn.id)
         else:
             turn_level, turn_headline = tally.place(dimensions, turn.id)
         if turn_level is not Level.PASS and (level is Level.PASS or turn_level > level):
@@ -122,6 +125,37 @@ def grade(
             "scope": tally.scope(_scope_ids(registry.ids), judge_on=judged is not None or judge_pending),
         }
     )
+
+
+def _conversation_results(
+    registry: CheckRegistry, view: ConversationView
+) -> tuple[tuple[DimensionResult, ...], list[tuple[int, DimensionResult]]]:
+    """The conversation checks' results, and those with receipts (redacted) with their positions."""
+    found: list[DimensionResult] = []
+    receipted: list[tuple[int, DimensionResult]] = []
+    for spec in registry.conversation_checks():
+        result = spec.run(view)
+        if result.evidence:
+            # Only receipts can hold an access code; shared results have none.
+            result = redact(result, view.code_matcher)
+            receipted.append((len(found), result))
+        found.append(result)
+    return tuple(found), receipted
+
+
+def _place(
+    tally: Tally,
+    dimensions: tuple[DimensionResult, ...],
+    own: list[tuple[int, DimensionResult]],
+    where: str | None,
+) -> tuple[Level, Headline]:
+    """Place results that are all shared ones (built once) but for `own` (at their positions)."""
+    if not own:
+        return tally.place_shared(dimensions, where)
+    key = list(map(id, dimensions))
+    for position, _ in own:
+        key[position] = 0
+    return tally.place_mixed(dimensions, tuple(key), [result for _, result in own], where)
 
 
 @lru_cache(maxsize=64)

@@ -18,10 +18,20 @@ MIN_WORDS = 3
 MIN_CONFIDENCE = defaults.LANGUAGE_CONFIDENCE
 
 
-@lru_cache(maxsize=256)
 def primary(tag: str) -> str:
     """The primary subtag of a BCP-47 tag, lower-cased: `es-MX` → `es`."""
-    return tag.split("-", 1)[0].lower()
+    # Asked for two tags of nearly every turn: a plain dict look-up is cheaper than an lru_cache call.
+    found = _PRIMARY.get(tag)
+    if found is None:
+        found = tag.split("-", 1)[0].lower()
+        if len(_PRIMARY) >= _PRIMARY_LIMIT:
+            _PRIMARY.clear()  # bounded: tags are the platform's, and starting afresh is always correct
+        _PRIMARY[tag] = found
+    return found
+
+
+_PRIMARY: dict[str, str] = {}
+_PRIMARY_LIMIT = 256
 
 
 @lru_cache(maxsize=64)
@@ -43,17 +53,37 @@ def _detector(languages: tuple[str, ...]) -> LanguageDetector:
     return LanguageDetectorBuilder.from_languages(*known).build()
 
 
-def detect(text: str, languages: tuple[str, ...], min_confidence: float = MIN_CONFIDENCE) -> str | None:
-    """The ISO 639-1 code of the text's language among `languages`, or None when it cannot tell (too
-    short, or mixed: no language reaches `min_confidence`)."""
+Guess = tuple[str, float | None]
+"""The likeliest language and its confidence (None: the only configured language, so certain)."""
+
+
+def guess(text: str, languages: tuple[str, ...]) -> Guess | None:
+    """The likeliest of `languages` for a text, before any confidence threshold; None when the text is
+    too short to tell. The costly part of detection: worth doing once per text and keeping."""
     if len(text.split()) < MIN_WORDS:
         return None
     if len(languages) == 1:
-        return languages[0]
+        return languages[0], None
     confidences = _detector(tuple(sorted(languages))).compute_language_confidence_values(text)
-    if not confidences or confidences[0].value < min_confidence:
+    if not confidences:
         return None
-    return str(confidences[0].language.iso_code_639_1.name).lower()
+    return str(confidences[0].language.iso_code_639_1.name).lower(), confidences[0].value
+
+
+def confident(found: Guess | None, min_confidence: float = MIN_CONFIDENCE) -> str | None:
+    """A guess's language when its confidence reaches `min_confidence`, else None."""
+    if found is None:
+        return None
+    language, confidence = found
+    if confidence is not None and confidence < min_confidence:
+        return None
+    return language
+
+
+def detect(text: str, languages: tuple[str, ...], min_confidence: float = MIN_CONFIDENCE) -> str | None:
+    """The ISO 639-1 code of the text's language among `languages`, or None when it cannot tell (too
+    short, or mixed: no language reaches `min_confidence`)."""
+    return confident(guess(text, languages), min_confidence)
 
 
 def language_of(

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from cerebrus.tokens import TokenizedText, split_clitic
+from cerebrus.tokens import TokenizedText, first_piece, split_clitic
 
 Words = tuple[str, ...]
 T = TypeVar("T")
@@ -56,6 +56,14 @@ class Phrase:
     key: frozenset[bytes]
     # The most tokens a match can cover: matching at a place reads only that many tokens from it.
     reach: int
+    # The first words with their first pieces (None: a word the pieces cannot rule out). A match
+    # begins at a token that is a first word or whose contraction base is one, so the text then
+    # holds the word's first piece: a first word whose first piece the text lacks starts no match.
+    first_pieces: tuple[tuple[str, bytes | None], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        pieces = tuple((word, first_piece(word)) for word in sorted(self.first_words))
+        object.__setattr__(self, "first_pieces", pieces)
 
     def may_occur(self, pieces: frozenset[bytes]) -> bool:
         for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for many drafts)
@@ -71,8 +79,11 @@ class Phrase:
         """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
         text. Only the few tokens after each place a first word stands are cut, never the whole text."""
         folded = text.folded.folded
+        held = text.pieces
         places: set[int] = set()
-        for word in self.first_words:
+        for word, piece in self.first_pieces:
+            if piece is not None and piece not in held:
+                continue
             offset = folded.find(word)
             while offset >= 0:
                 places.add(offset)
@@ -81,11 +92,14 @@ class Phrase:
         for offset in sorted(places):
             if offset < covered or not text.starts_token(offset):
                 continue
-            words, bounds = text.window(offset, self.reach)
+            words = text.window_words(offset, self.reach)
             stop = _Matcher(self.elements, words).longest(0, 0, None)
             if stop > 0:
-                covered = bounds[stop - 1][1]
+                covered = text.end_of(offset, words, stop)
                 yield offset, covered
+
+
+_STRIDE = 1 << 20
 
 
 class _Matcher:
@@ -97,10 +111,17 @@ class _Matcher:
     def __init__(self, elements: tuple[Element, ...], words: Sequence[str]) -> None:
         self.elements = elements
         self.words = words
-        self.memo: dict[tuple[int, int, str | None], int] = {}
+        # States without a pending clitic (nearly all) are keyed by one int, index * _STRIDE +
+        # position (positions stay under the stride: a window holds a pattern's reach of tokens);
+        # the others by (index, position, clitic).
+        self.memo: dict[int | tuple[int, int, str], int] = {}
 
     def longest(self, index: int, position: int, pending: str | None) -> int:
-        key = (index, position, pending)
+        key: int | tuple[int, int, str] = (
+            index * _STRIDE + position
+            if pending is None and position < _STRIDE
+            else (index, position, pending or "")
+        )
         known = self.memo.get(key)
         if known is not None:
             return known
@@ -212,6 +233,14 @@ class PhraseSet(Generic[T]):
         # set. None: some phrase cannot be ruled out by pieces.
         unkeyed = any(not phrase.key for phrase, _ in self.entries)
         self._keys = None if unkeyed else frozenset().union(*(phrase.key for phrase, _ in self.entries))
+        # The entries by their key pieces: a text holding none of an entry's key pieces cannot match
+        # it (its key is one of its required piece sets), so only the entries of the pieces the text
+        # holds are worth a `may_occur`.
+        by_piece: dict[bytes, list[int]] = {}
+        for number, (phrase, _) in enumerate(self.entries):
+            for piece in phrase.key:
+                by_piece.setdefault(piece, []).append(number)
+        self._by_piece = {piece: tuple(numbers) for piece, numbers in by_piece.items()}
 
     def __bool__(self) -> bool:
         return bool(self.entries)
@@ -226,10 +255,21 @@ class PhraseSet(Generic[T]):
             return []
         pieces = text.pieces
         hits: list[tuple[Phrase, T, int, int]] = []
-        for phrase, payload in self.entries:
+        entries = self.entries
+        for number in self._candidates(pieces):
+            phrase, payload = entries[number]
             if phrase.may_occur(pieces):
                 hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
         return hits
+
+    def _candidates(self, pieces: frozenset[bytes]) -> Sequence[int]:
+        """The numbers of the entries a text with these pieces may match, in entry order."""
+        if self._keys is None:
+            return range(len(self.entries))
+        held = self._keys & pieces
+        if len(held) == 1:
+            return self._by_piece[next(iter(held))]
+        return sorted({number for piece in held for number in self._by_piece[piece]})
 
     def starting_at(self, text: TokenizedText, offset: int) -> Iterator[tuple[Phrase, T, int]]:
         """The entries that match at the token starting at this folded-text offset, each with the

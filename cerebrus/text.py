@@ -76,6 +76,7 @@ _UNSETTLED: set[str] = set()
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_ASCII = re.compile(r"[\x00-\x7f]+")
 _FEW_DISTINCT = 64
 
 
@@ -92,7 +93,7 @@ def _fold_mixed(text: str) -> str:
     # everywhere, then lower-case the whole text in one go (its ASCII letters; every fold is lower
     # case already). Exact when every fold is settled, and no capital sigma, whose lower case depends
     # on its neighbours, survives the replacements (it folds to a small sigma).
-    chars = set("".join(_NON_ASCII.findall(text)))
+    chars = set(_ASCII.sub("", text))  # the distinct non-ASCII characters (one C-level pass)
     # One replace per distinct character: fast for a handful, quadratic for a text holding thousands.
     if len(chars) <= _FEW_DISTINCT:
         folds = [(char, _FOLD[ord(char)]) for char in chars]  # folding first records which are unsettled

@@ -10,8 +10,8 @@ so a receipt quotes exactly what was written. See docs/text-matching.md.
 from __future__ import annotations
 
 import re
-from functools import cached_property
 
+from cerebrus.lazy import lazy
 from cerebrus.text import FoldedText
 from gradecore.vocabulary import Span
 
@@ -71,12 +71,12 @@ class TokenizedText:
     def original(self) -> str:
         return self.folded.original
 
-    @cached_property
+    @lazy
     def pieces(self) -> frozenset[bytes]:
         """The text's pieces (see _PIECE_CUT): what the pattern pre-filters test, before any token is cut."""
         return frozenset(self.folded.folded.encode().translate(_PIECE_CUT).split())
 
-    @cached_property
+    @lazy
     def words(self) -> tuple[str, ...]:
         """Every token in order, folded."""
         folded = self.folded.folded
@@ -102,6 +102,19 @@ class TokenizedText:
 
     def window(self, offset: int, count: int) -> tuple[list[str], list[tuple[int, int]]]:
         """Up to `count` tokens from a token start, with their (start, end) in the folded text."""
+        words = self.window_words(offset, count)
+        bounds: list[tuple[int, int]] = []
+        find = self.folded.folded.find
+        position = offset
+        for word in words:
+            start = find(word, position)
+            position = start + len(word)
+            bounds.append((start, position))
+        return words, bounds
+
+    def window_words(self, offset: int, count: int) -> list[str]:
+        """Up to `count` tokens from a token start (`window` without their places: a matcher needs
+        the places of the few tokens a match covers, found afterwards by `end_of`)."""
         folded = self.folded.folded
         pattern = _ASCII_TOKEN if folded.isascii() else _TOKEN
         # Read a stretch likely to hold `count` tokens (one C-level findall); a token reaching the
@@ -111,20 +124,20 @@ class TokenizedText:
             end = offset + size
             words: list[str] = pattern.findall(folded, offset, end)
             if end >= len(folded):
-                words = words[:count]
-                break
+                return words[:count]
             if len(words) > count:
-                words = words[:count]
-                break
+                return words[:count]
             size *= 2
-        bounds: list[tuple[int, int]] = []
-        find = folded.find
+
+    def end_of(self, offset: int, words: list[str], count: int) -> int:
+        """Where the first `count` of `words` (read by `window_words` from `offset`) end in the folded
+        text: every letter or digit belongs to some token, so each token is the first occurrence of its
+        text after the previous one."""
+        find = self.folded.folded.find
         position = offset
-        for word in words:
-            start = find(word, position)
-            position = start + len(word)
-            bounds.append((start, position))
-        return words, bounds
+        for word in words[:count]:
+            position = find(word, position) + len(word)
+        return position
 
     def starts(self, first: frozenset[str]) -> list[int]:
         """The indices of the tokens that are one of `first`, or whose contraction base is (`we` for

@@ -7,10 +7,10 @@ fifteen checks over one turn normalise and scan each text once.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar, overload
+from typing import Any
 
-from cerebrus.language import language_of
+from cerebrus.language import MIN_CONFIDENCE, Guess, confident, guess, primary
+from cerebrus.lazy import lazy
 from cerebrus.rules import CompiledRules, Rules
 from cerebrus.text import FoldedText
 from cerebrus.tokens import TokenizedText
@@ -25,31 +25,7 @@ from gradecore.contract import (
     Turn,
 )
 
-T = TypeVar("T")
-
 _NAMED_FACTS = frozenset(Facts.model_fields)
-
-
-class lazy(Generic[T]):
-    """functools.cached_property without its per-access lock (Python 3.11): views are per call."""
-
-    def __init__(self, compute: Callable[[Any], T]) -> None:
-        self._compute = compute
-        self._name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    @overload
-    def __get__(self, instance: None, owner: type[Any]) -> lazy[T]: ...
-
-    @overload
-    def __get__(self, instance: object, owner: type[Any]) -> T: ...
-
-    def __get__(self, instance: object | None, owner: type[Any]) -> T | lazy[T]:
-        if instance is None:
-            return self
-        value = self._compute(instance)
-        instance.__dict__[self._name] = value
-        return value
 
 
 class ConversationView:
@@ -60,24 +36,26 @@ class ConversationView:
         self.rules = rules
         self.compiled: CompiledRules = rules.compiled
         self._facts: dict[str, Any] = {}
+        # Detected languages of untagged messages, by message identity: detection is the costly part
+        # of a language check, and several checks ask about the same message (see `language_of`).
+        self._guesses: dict[int, Guess | None] = {}
         # What checks derive from the conversation alone, worked out once for all its turns (keyed by
         # the helper that stores it, see cerebrus.checks._common.facts_on_file).
         self.derived: dict[tuple[str, tuple[str, ...]], Any] = {}
         # Every grade needs these: one pass over the messages, set here rather than lazily.
-        positions: dict[str, int] = {}
+        messages = conversation.messages
+        positions = {message.id: position for position, message in enumerate(messages)}
         triggers: list[Message | None] = []
         last: Message | None = None
-        for position, message in enumerate(conversation.messages):
-            positions[message.id] = position
+        for message in messages:
             triggers.append(last)
             if message.direction == "inbound":
                 last = message
         self.message_positions = positions
         # For each message position, the last inbound message before it.
         self.triggers = triggers
-        self.access_codes: tuple[str, ...] = tuple(
-            code for code in conversation.property.facts.access_codes if code
-        )
+        # The non-empty codes (filter in C rather than a generator: this runs for every grade).
+        self.access_codes: tuple[str, ...] = tuple(filter(None, conversation.property.facts.access_codes))
         # Built once per code list and shared by every check, receipt and mask of this conversation.
         self.code_matcher = code_matcher(self.access_codes)
 
@@ -101,6 +79,19 @@ class ConversationView:
         """The amounts on file (facts.amounts) as numbers."""
         return tuple(float(v) for v in self.conversation.property.facts.amounts.values())
 
+    def language_of(self, message: Message, min_confidence: float = MIN_CONFIDENCE) -> tuple[str | None, str]:
+        """(language, how it was known), as `cerebrus.language.language_of` gives it, with each untagged
+        message detected once per conversation whatever the checks and thresholds that ask."""
+        tag = message.language
+        if tag:
+            return primary(tag), "field"
+        key = id(message)  # the conversation holds its messages, so an identity is not reused meanwhile
+        try:
+            found = self._guesses[key]
+        except KeyError:
+            found = self._guesses[key] = guess(message.text, self.rules.languages)
+        return confident(found, min_confidence), "detected"
+
     def role_of(self, message: Message) -> str:
         return self.participants[message.author].role
 
@@ -121,6 +112,9 @@ class TurnView:
         # Every turn's draft is scanned by several checks, and every turn has a trigger or not: set
         # here rather than lazily (a lazy attribute costs a Python call on its first read).
         self.folded = FoldedText(self.draft)
+        # The draft's tokens, shared by every text check (the folded draft is tokenized once, and only
+        # as far as a check asks: see TokenizedText).
+        self.tokens = TokenizedText(self.folded)
         # The last inbound message before the draft: what this turn answers.
         self.trigger: Message | None = parent.triggers[self.position]
         # Most checks read the trace: one pass sorts its steps (with their indices) by kind.
@@ -145,15 +139,10 @@ class TurnView:
         return self.parent.participants[self.trigger.author] if self.trigger is not None else None
 
     @lazy
-    def tokens(self) -> TokenizedText:
-        """The draft's tokens, shared by every text check (the folded draft is tokenized once)."""
-        return TokenizedText(self.folded)
-
-    @lazy
     def draft_language(self) -> str | None:
         """The draft's language (its tag's primary subtag, else detected; None when unsure): asked only
         when a language-specific pattern matched, since detection is the costly part."""
-        return language_of(self.message, self.rules.languages)[0]
+        return self.parent.language_of(self.message)[0]
 
     @lazy
     def succeeded_tools(self) -> frozenset[str]:

@@ -82,16 +82,16 @@ def succeeded_so_far(view: TurnView) -> frozenset[str]:
     derived = view.parent.derived
     cumulative: list[frozenset[str]] | None = derived.get(memo_key)
     if cumulative is None:
-        cumulative = []
-        seen: set[str] = set()
-        for turn in view.conversation.turns:
-            seen.update(
-                step.tool_name
-                for step in turn.trace.steps
-                if isinstance(step, ToolExecutionStep) and step.status == "success"
-            )
+        cumulative = derived[memo_key] = []
+    # Worked out turn by turn as far as asked (turns are graded in order), once per conversation.
+    if len(cumulative) < view.number:
+        turns = view.conversation.turns
+        seen = set(cumulative[-1]) if cumulative else set()
+        for turn in turns[len(cumulative) : view.number]:
+            for step in turn.trace.steps:
+                if isinstance(step, ToolExecutionStep) and step.status == "success":
+                    seen.add(step.tool_name)
             cumulative.append(frozenset(seen))
-        derived[memo_key] = cumulative
     return cumulative[view.number - 1]
 
 

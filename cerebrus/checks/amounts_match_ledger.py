@@ -3,6 +3,8 @@ amount said of a named item is that item's (see docs/amounts.md)."""
 
 from __future__ import annotations
 
+import re
+
 from cerebrus.amount_labels import label_matcher
 from cerebrus.amounts import MoneyMention, money_in
 from cerebrus.backing import cents, ledger_sums, tool_money_values
@@ -39,16 +41,23 @@ def _judge(view: TurnView, mentions: list[MoneyMention]) -> Finding:
     wrong: list[tuple[MoneyMention, str, str]] = []
     labels = ledger.labels
     folded = view.folded.folded
+    owner_of, cents_of = ledger.owner_of, ledger.cents_of
+    several = len(owner_of) >= 2
     for position, mention in enumerate(mentions):
         value = cents(mention.value)
-        owner = ledger.owner_of.get(value)
+        owner = owner_of.get(value)
         if owner is not None:
             # Equal to an item: fine unless its sentence names another item, whose value it is not.
-            if len(ledger.owner_of) < 2:
+            if not several:
                 continue
             previous_end = mentions[position - 1].end if position else 0
+            other = ledger.other_labels(value)
+            if other is None or other.search(folded, previous_end, mention.start) is None:
+                # No label naming only other items stands between the amount before and this one:
+                # whatever label is nearest names this value's item (or none is), so it is fine.
+                continue
             paired = labels.paired_keys(folded, mention.start, previous_end)
-            if not paired or any(ledger.cents_of[key] == value for key in paired):
+            if not paired or _holds_value(paired, cents_of, value):
                 continue
             if tool_values is None:
                 tool_values = _tool_values(view)
@@ -65,6 +74,14 @@ def _judge(view: TurnView, mentions: list[MoneyMention]) -> Finding:
     if not (unbacked or wrong):
         return MATCHED
     return _failure(view, ledger, unbacked, wrong)
+
+
+def _holds_value(keys: tuple[str, ...], cents_of: dict[str, int], value: int) -> bool:
+    """Whether one of the ledger items `keys` is worth `value` cents."""
+    for key in keys:  # noqa: SIM110 (a plain loop: any() over a generator costs more per amount)
+        if cents_of[key] == value:
+            return True
+    return False
 
 
 def _failure(
@@ -115,6 +132,20 @@ class _Ledger:
             self.owner_of.setdefault(value, key)
         self.labels = label_matcher(tuple(self.amounts), view.rules.amount_labels)
         self._sums: frozenset[int] | None = None
+        self._other_labels: dict[int, re.Pattern[str] | None] = {}
+
+    def other_labels(self, value: int) -> re.Pattern[str] | None:
+        """A pattern finding the first token of every label that names only items worth something
+        else than `value` (cents), as a substring; None when there is no such label. An amount equal
+        to an item can be "for the wrong item" only when such a label is the nearest before it, so a
+        stretch of text without any of these first tokens rules that out in one search."""
+        try:
+            return self._other_labels[value]
+        except KeyError:
+            pass
+        worth = frozenset(key for key, item in self.cents_of.items() if item == value)
+        pattern = self._other_labels[value] = self.labels.screen_without(worth)
+        return pattern
 
     @property
     def sums(self) -> frozenset[int]:

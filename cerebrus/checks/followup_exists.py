@@ -6,7 +6,6 @@ import re
 
 from cerebrus.construct import new_evidence
 from cerebrus.findings import Finding, failed, not_applicable, passed
-from cerebrus.language import language_of
 from cerebrus.registry import check
 from cerebrus.text_rules import applies
 from cerebrus.tokens import TokenizedText
@@ -87,7 +86,7 @@ def asks(view: ConversationView, message: Message) -> str | None:
                 if end_offset > stop:
                     continue  # a match must stay inside its sentence
                 if pattern.language is not None and not language:
-                    language.append(language_of(message, view.rules.languages)[0])
+                    language.append(view.language_of(message)[0])
                 if pattern.language is None or applies(pattern, language[0]):
                     return pattern.id
         start = end.end() if end is not None else len(folded)

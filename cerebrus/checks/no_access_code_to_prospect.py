@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.text import mask_code
@@ -15,10 +17,17 @@ FEW_CODES = 16
 # The finding most turns get, built once at import (a shared finding costs nothing per call).
 NO_CODE = passed("no_access_code", "The draft contains no access code.")
 
-CodeIndex = tuple[dict[str, str], dict[tuple[str, ...], str], frozenset[bytes] | None, bool]
+CodeIndex = tuple[
+    dict[str, str],
+    dict[tuple[str, ...], str],
+    frozenset[bytes] | None,
+    bool,
+    tuple[tuple[tuple[str, ...], str], ...],
+]
 """Codes by their one folded token; codes that are several tokens (`12 34`) by their tokens; the
-first pieces of every code (a draft holding none of them holds no code; None: cannot tell); and
-whether there are few enough codes to search for each one in the draft."""
+first pieces of every code (a draft holding none of them holds no code; None: cannot tell); whether
+there are few enough codes to search for each one in the draft; and every code as (its tokens, the
+code), one-token codes first."""
 
 
 @check(layer=Layer.OUTPUT, scope=Scope.TURN, level=Level.BLOCK)
@@ -32,11 +41,11 @@ def no_access_code_to_prospect(view: TurnView) -> Finding:
         return not_applicable("The turn answers no inbound message, so nobody is known to receive it.")
     if view.answered.role != "prospect":
         return not_applicable(f"The turn answers a {view.answered.role}, not a prospect.")
-    single, multiple, pieces, few = _index(view)
+    single, multiple, pieces, few, wanted = _index(view)
     tokens = view.tokens
     if few:
         # A few codes: find each where it stands in the folded draft and read the token there.
-        spans = _found_where_they_stand(tokens, single, multiple)
+        spans = _found_where_they_stand(tokens, wanted)
     elif pieces is not None and pieces.isdisjoint(tokens.pieces):
         # Many codes: no code's first piece among the draft's pieces, no code (set operations).
         return NO_CODE
@@ -65,35 +74,40 @@ def _index(view: TurnView) -> CodeIndex:
     derived = view.parent.derived
     index: CodeIndex | None = derived.get(memo_key)
     if index is None:
-        single: dict[str, str] = {}
-        multiple: dict[tuple[str, ...], str] = {}
-        pieces: set[bytes] | None = set()
-        for code in view.parent.access_codes:
-            parts = tuple(tokens_of(code))
-            if len(parts) == 1:
-                single[parts[0]] = code
-            elif parts:
-                multiple[parts] = code
-            piece = first_piece(parts[0]) if parts else None
-            if piece is None:
-                # A code without a piece (non-ASCII letters only) cannot be ruled out by pieces.
-                pieces = None
-            elif pieces is not None:
-                pieces.add(piece)
-        few = len(single) + len(multiple) <= FEW_CODES
-        index = (single, multiple, None if pieces is None else frozenset(pieces), few)
-        derived[memo_key] = index
+        index = derived[memo_key] = _code_index(view.parent.access_codes)
     return index
 
 
+# A property's code list is the same in all its conversations: its index is built once per list.
+@lru_cache(maxsize=64)
+def _code_index(codes: tuple[str, ...]) -> CodeIndex:
+    """The index of a code list (see CodeIndex)."""
+    single: dict[str, str] = {}
+    multiple: dict[tuple[str, ...], str] = {}
+    pieces: set[bytes] | None = set()
+    for code in codes:
+        parts = tuple(tokens_of(code))
+        if len(parts) == 1:
+            single[parts[0]] = code
+        elif parts:
+            multiple[parts] = code
+        piece = first_piece(parts[0]) if parts else None
+        if piece is None:
+            # A code without a piece (non-ASCII letters only) cannot be ruled out by pieces.
+            pieces = None
+        elif pieces is not None:
+            pieces.add(piece)
+    few = len(single) + len(multiple) <= FEW_CODES
+    wanted = (*(((word,), code) for word, code in single.items()), *multiple.items())
+    return (single, multiple, None if pieces is None else frozenset(pieces), few, wanted)
+
+
 def _found_where_they_stand(
-    tokens: TokenizedText, single: dict[str, str], multiple: dict[tuple[str, ...], str]
+    tokens: TokenizedText, wanted: tuple[tuple[tuple[str, ...], str], ...]
 ) -> list[tuple[Span, str]]:
     """Each occurrence of a code's first token in the folded draft that starts a token, when the
     tokens from there are the code's: a substring search per code, no tokenizing the whole draft."""
     folded = tokens.folded.folded
-    wanted: list[tuple[tuple[str, ...], str]] = [((word,), code) for word, code in single.items()]
-    wanted.extend(multiple.items())
     found: list[tuple[Span, str]] = []
     for parts, code in wanted:
         offset = folded.find(parts[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from cerebrus.findings import Finding, failed, not_applicable, not_checked, passed
-from cerebrus.language import language_of
+from cerebrus.language import primary
 from cerebrus.registry import check
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, NotCheckedWhy, Scope, Span
@@ -32,12 +32,18 @@ def reply_language_matches(view: TurnView) -> Finding:
     trigger = view.trigger
     if trigger is None:
         return not_applicable("The turn answers no inbound message.")
-    languages = view.rules.languages
+    tag, draft_tag = trigger.language, view.message.language
+    if tag and draft_tag:
+        # Both tagged (nearly every turn): what the general path below finds when they agree.
+        tagged = primary(tag)
+        if tagged == primary(draft_tag):
+            return _same_language(tagged)
     confidence = view.rules.thresholds.language_confidence
-    asked, asked_how = language_of(trigger, languages, confidence)
+    # Through the conversation view: each untagged message is detected once, however many ask.
+    asked, asked_how = view.parent.language_of(trigger, confidence)
     if asked is None:
         return UNCLEAR_INBOUND
-    replied, replied_how = language_of(view.message, languages, confidence)
+    replied, replied_how = view.parent.language_of(view.message, confidence)
     if replied is None:
         return UNCLEAR_DRAFT
     if asked == replied:

@@ -81,7 +81,11 @@ class _Context:
         return False
 
     def _any_holds(self, values: Iterable[Any]) -> bool:
-        return any(not is_empty(item) and self.holds(item) for item in values)
+        # A plain loop, not any() over a generator: a ledger of amounts is looked up on most turns.
+        for item in values:  # noqa: SIM110
+            if not is_empty(item) and self.holds(item):
+                return True
+        return False
 
     def _has_text(self, text: str) -> bool:
         # Lower-casing the prompt once beats re.IGNORECASE over a prompt of several KB.

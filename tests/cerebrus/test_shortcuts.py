@@ -86,6 +86,34 @@ def test_a_shared_placement_is_the_placement(graded_conversations: list[Conversa
     assert _state(shared) == _state(plain) == _state(again)
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.lists(conversations(), min_size=1, max_size=3))
+def test_a_mixed_placement_is_the_placement(graded_conversations: list[Conversation]) -> None:
+    # Every turn placed plainly and through the mixed path, its results with receipts as its own ones
+    # (twice: the second time the shared part comes from the cache): the tallies must end up alike.
+    plain, mixed, again = Tally(), Tally(), Tally()
+    for conversation in graded_conversations:
+        for turn in grade(conversation).turns:
+            expected = plain.place(turn.dimensions, turn.turn_id)
+            dims = tuple(turn.dimensions)
+            key = tuple(0 if d.evidence else id(d) for d in dims)
+            own = [d for d in dims if d.evidence]
+            assert mixed.place_mixed(dims, key, own, turn.turn_id) == expected
+            assert again.place_mixed(dims, key, own, turn.turn_id) == expected
+    assert _state(mixed) == _state(plain) == _state(again)
+
+
+def test_a_mixed_placement_with_a_check_twice_is_the_placement() -> None:
+    # One check's result both shared and own (never so in a turn, but a caller may): the plain
+    # computation decides, so the first reason seen still stays.
+    first = run_check(ConversationBuilder().inbound("Hi?").reply("Hello").build(), "mandated_tools_called")
+    second = first.model_copy(update={"not_checked_why": "data_missing"})
+    plain, mixed = Tally(), Tally()
+    dims = (first, second)
+    assert mixed.place_mixed(dims, (id(first), 0), [second], None) == plain.place(dims, None)
+    assert _state(mixed) == _state(plain)
+
+
 def test_a_placement_keeps_the_first_reason_a_check_was_not_checked_for() -> None:
     # The same check not checked for two different reasons: the first one seen stays, whether the
     # turns are placed plainly or through the shared path.
