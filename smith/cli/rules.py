@@ -20,6 +20,7 @@ from smith.calibration.suggest import suggest as find_suggestions
 from smith.calibration.trial import try_candidate
 from smith.cli.context import open_store, rules, settings
 from smith.cli.errors import UserError
+from smith.cli.output import progress
 from smith.ingest import conversation_link
 
 app = typer.Typer(
@@ -170,15 +171,17 @@ def regrade(
     if property_id is not None:
         with store.unit() as unit:
             unit.properties.require(property_id)
-    report = run_regrade(
-        store,
-        rules(),
-        start,
-        end,
-        property_id=property_id,
-        dry_run=dry_run,
-        conversation_url=lambda cid: conversation_link(template, cid) if template else None,
-    )
+    with progress("Regrading stored conversations", None) as advance:
+        report = run_regrade(
+            store,
+            rules(),
+            start,
+            end,
+            property_id=property_id,
+            dry_run=dry_run,
+            conversation_url=lambda cid: conversation_link(template, cid) if template else None,
+            progress=lambda _: advance(),
+        )
     verb = "would regrade" if dry_run else "regraded"
     typer.echo(
         f"{report.seen} stored conversations since {start.date()}: {verb} {report.regraded} "

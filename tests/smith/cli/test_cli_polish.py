@@ -166,3 +166,22 @@ def test_ingesting_many_documents_shows_a_progress_bar_in_a_terminal(workdir: Pa
 
     piped = run_smith(workdir, "ingest", str(many))  # no terminal: no bar at all
     assert "Ingesting" not in piped.stdout + piped.stderr
+
+
+def test_regrading_shows_a_progress_bar_in_a_terminal(workdir: Path) -> None:
+    lines = [json.dumps(json.loads(path.read_text())) for path in sorted(DEMO_DATA.glob("*.json"))]
+    many = workdir / "many.jsonl"
+    many.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert run_smith(workdir, "ingest", str(many)).code == 0
+    (workdir / "rules.toml").write_text("[thresholds]\ntoken_budget = 59999\n", encoding="utf-8")
+
+    env_rules = {"SMITH_RULES_FILE": str(workdir / "rules.toml")}
+    code, out, terminal = _with_a_terminal_for_stderr(
+        workdir, "regrade", "--since", "2026-01-01", "--dry-run"
+    )
+    assert code == 0, terminal
+    assert "Regrading stored conversations" in terminal and f"{len(lines)} stored conversations" in out
+
+    piped = run_smith(workdir, *args, env=env_rules)
+    assert piped.code == 0 and "Regrading" not in piped.stdout + piped.stderr
+    assert f"would regrade {len(lines)}" in piped.stdout  # a new rubric: every conversation is regraded
