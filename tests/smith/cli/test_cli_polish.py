@@ -176,9 +176,8 @@ def test_regrading_shows_a_progress_bar_in_a_terminal(workdir: Path) -> None:
     (workdir / "rules.toml").write_text("[thresholds]\ntoken_budget = 59999\n", encoding="utf-8")
 
     env_rules = {"SMITH_RULES_FILE": str(workdir / "rules.toml")}
-    code, out, terminal = _with_a_terminal_for_stderr(
-        workdir, "regrade", "--since", "2026-01-01", "--dry-run"
-    )
+    args = ("regrade", "--since", "2026-01-01", "--dry-run")
+    code, out, terminal = _with_a_terminal_for_stderr(workdir, *args)
     assert code == 0, terminal
     assert "Regrading stored conversations" in terminal and f"{len(lines)} stored conversations" in out
 
