@@ -1,4 +1,5 @@
-"""Block Kit builders: pure functions from grades and conversations to `slack_sdk` block models (SPEC §5.1).
+"""Block Kit builders: pure functions from grades and conversations to `slack_sdk` block models
+(docs/slack-surface.md).
 
 Every builder returns a `PostContent` (blocks, plain-text fallback, metadata); `validate_post` refuses a
 post Slack would reject, and is called before a post is queued.

@@ -1,4 +1,4 @@
-"""The parent post: one per flagged conversation, in the property's channel (SPEC §5.1).
+"""The parent post: one per flagged conversation, in the property's channel (docs/slack-surface.md).
 
 It says how bad, why, whose part failed, what was not checked, and how to answer. Per-turn detail goes
 in the thread replies, so the parent stays the same size however many turns were flagged.

@@ -1,7 +1,8 @@
 """Slack's Block Kit limits, clipping to them, and `validate_post`, which refuses a post Slack would reject.
 
 Slack rejects a whole message (`invalid_blocks`) when one element is over a limit, so every builder clips
-to these numbers and every post is validated before it is queued (SPEC §5.1). Lengths are counted in
+to these numbers and every post is validated before it is queued (docs/slack-surface.md). Lengths are
+counted in
 UTF-16 code units, the stricter of the ways the limit can be read: an emoji counts as two.
 """
 

@@ -1,4 +1,4 @@
-"""The daily tally line: one post per property channel per day, proof that the grader ran (SPEC §7).
+"""The daily tally line: one post per property channel per day, proof that the grader ran (docs/jobs.md).
 
 It is posted even when nothing was flagged, says so in words when nothing was graded at all, and warns
 when nobody has reacted for a week, because alert fatigue is invisible from inside the channel.

@@ -1,4 +1,4 @@
-"""The thread reply: one per flagged turn, under its conversation's parent post (SPEC §5.1).
+"""The thread reply: one per flagged turn, under its conversation's parent post (docs/slack-surface.md).
 
 It shows what Clara wrote with the failing part marked, then each failure with its receipt, Clara's
 apart from ours, because the two go to different people (a prompt fixture vs an integration ticket).

@@ -1,4 +1,4 @@
-"""The input contract: one settled conversation, schema `smith.conversation/v1` (SPEC §2).
+"""The input contract: one settled conversation, schema `smith.conversation/v1` (docs/contract.md).
 
 Validation is strict. Unknown fields are rejected, every reference must resolve, and each error names
 the JSON path it is about. Only Clara's outbound messages can carry a turn, so a staff member's or a

@@ -1,4 +1,4 @@
-"""The tables (SPEC §4). Rows are written only through `gradecore.store`.
+"""The tables (docs/storage.md). Rows are written only through `gradecore.store`.
 
 MachineGrade and GradeVerdict are append-only: the store offers no update or delete for them, and a
 retraction is a new verdict row pointing at what it retracts.

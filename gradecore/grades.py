@@ -1,4 +1,4 @@
-"""The shape of a grade: what Cerebrus returns and what the store and Slack surface read (SPEC §3).
+"""The shape of a grade: what Cerebrus returns and what the store and Slack surface read (docs/grading.md).
 
 A grade is per-dimension results plus the worst-level verdict; never an average, never a score.
 """

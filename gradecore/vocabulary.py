@@ -1,4 +1,4 @@
-"""The verdict vocabulary shared by the grader, the store and the Slack surface (SPEC §3.1).
+"""The verdict vocabulary shared by the grader, the store and the Slack surface (docs/grading.md).
 
 Pure types, no I/O. A level is never averaged: the verdict of anything is the worst level among its
 colouring dimensions.

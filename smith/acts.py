@@ -1,4 +1,4 @@
-"""Human acts on Smith posts and what they mean (SPEC §6), recorded as append-only GradeVerdicts.
+"""Human acts on Smith posts and what they mean (docs/verdicts.md), recorded as append-only GradeVerdicts.
 
 👍 says the machine's grade is right; 👎 says it is wrong (a grader error); a correction names the
 expected level. "Clara was bad" and "the grader was wrong" land in different `error_class`es and are
@@ -74,7 +74,7 @@ class Meaning:
 
 
 def meaning_of(act: HumanAct, machine: dict[str, Any]) -> Meaning:
-    """SPEC §6: what the act says about the machine grade it saw."""
+    """docs/verdicts.md: what the act says about the machine grade it saw."""
     machine_level = Level(machine["level"])
     owner = machine.get("owner")
     if act.signal == "up":

@@ -1,4 +1,4 @@
-"""Agreement between the humans' expected levels and the machine's (SPEC §6, `smith agreement`).
+"""Agreement between the humans' expected levels and the machine's (docs/verdicts.md, `smith agreement`).
 
 Pure functions over human acts: the share of acts agreeing with the machine, and Cohen's κ between
 expected and machine level, on the four levels and collapsed to pass / not-pass. κ is what tells an

@@ -1,4 +1,4 @@
-"""Reads a human's threaded reply under a Smith post as a correction (SPEC §5.3).
+"""Reads a human's threaded reply under a Smith post as a correction (docs/slack-endpoint.md).
 
 `Should be PASS — the arrival section exists #arrival-section` names the level the grade should have
 had, why, and the principles it rests on. A reply that names no level is kept as a note. A level word

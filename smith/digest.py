@@ -38,7 +38,7 @@ class WeekNumbers:
 
 def week_numbers(unit: Unit, property_ids: Sequence[str], start: datetime, end: datetime) -> WeekNumbers:
     stats = window_stats(unit, property_ids, start, end)
-    # What readers count (SPEC §4): a 👎 taken back, or replaced by the same person's correction, is
+    # What readers count (docs/storage.md): a 👎 taken back, or replaced by the same person's correction, is
     # not a second grader error.
     verdicts = current_acts(unit.verdicts.since(start, end))
     downs = sum(1 for v in verdicts if v.signal == "down")

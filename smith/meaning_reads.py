@@ -1,4 +1,4 @@
-"""Reads of what human verdicts mean (SPEC §6): the standing acts of a window, as agreement pairs."""
+"""Reads of what human verdicts mean (docs/verdicts.md): the standing acts of a window, as agreement pairs."""
 
 from __future__ import annotations
 

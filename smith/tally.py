@@ -1,4 +1,4 @@
-"""The daily tally line: per property channel, for the previous local day (SPEC §7).
+"""The daily tally line: per property channel, for the previous local day (docs/jobs.md).
 
 It proves the grader ran: posted even when nothing was flagged, worded so that "0 graded" cannot be
 read as "all good", and warning when a channel's posts have had no reaction for seven days.

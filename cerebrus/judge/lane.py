@@ -1,4 +1,4 @@
-"""The judge lane: one Messages API call per turn scoring `tone` and `pacing` (SPEC §3.3).
+"""The judge lane: one Messages API call per turn scoring `tone` and `pacing` (docs/grading.md).
 
 The lane never raises for an API problem. A timeout, 5xx, 429, lost connection or unusable answer
 becomes `not_checked` (`judge_error`) for that turn and is counted by cause; grading goes on.

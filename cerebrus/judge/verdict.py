@@ -94,7 +94,7 @@ def _result(
         evidence=evidence,
         not_checked_why=why,
         score=score,
-        # Advisory until an operator marks the dimension calibrated in the rules (SPEC §3.3).
+        # Advisory until an operator marks the dimension calibrated in the rules (docs/grading.md).
         colours_verdict=check in calibrated,
     )
 

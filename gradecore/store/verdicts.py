@@ -43,7 +43,7 @@ def is_note(verdict: Act) -> bool:
 
 
 def current_acts(verdicts: Iterable[AnyAct]) -> list[AnyAct]:
-    """Each grader's latest non-retracted act per item (SPEC §4: what readers count).
+    """Each grader's latest non-retracted act per item (docs/storage.md: what readers count).
 
     A note does not displace a 👍, 👎 or a correction that named a level: a comment added after
     judging is not a change of mind. A note stands only where the grader did nothing else.
@@ -245,6 +245,6 @@ class PrinciplesRepo:
         return self._session.exec(query).all()
 
     def fold(self, tags: Iterable[str]) -> list[str]:
-        """Every reader that counts principles goes through here (one fold, SPEC §4)."""
+        """Every reader that counts principles goes through here (one fold, docs/storage.md)."""
         chain = {p.id: p.superseded_by for p in self._session.exec(select(Principle)).all()}
         return fold_principles(tags, chain)

@@ -1,1 +1,2 @@
-"""Listening: Slack events about Smith posts become attributable GradeVerdicts (SPEC §5.3, §6)."""
+"""Listening: Slack events about Smith posts become attributable GradeVerdicts (docs/slack-endpoint.md,
+docs/verdicts.md)."""

@@ -1,4 +1,4 @@
-"""The pure parts of the nightly D8 sweep (SPEC §7): anonymize, scan for leaks, build fixtures.
+"""The pure parts of the nightly D8 sweep (docs/jobs.md): anonymize, scan for leaks, build fixtures.
 
 The sweep job reads verdicts and writes files; everything here is pure and deterministic.
 """

@@ -148,7 +148,8 @@ def _draft_or_refusal(unit: Unit, verdict: GradeVerdict) -> Draft:
 
 
 def _is_current(unit: Unit, verdict: GradeVerdict) -> bool:
-    """Only a grader's latest standing act on an item becomes a fixture (SPEC §4: what readers count)."""
+    """Only a grader's latest standing act on an item becomes a fixture (docs/storage.md: what readers
+    count)."""
     standing = current_acts(unit.verdicts.for_item(verdict.item_type, verdict.item_ref))
     return any(act.id == verdict.id for act in standing)
 

@@ -1,4 +1,4 @@
-"""The independent leak scan every fixture passes before it is written (SPEC §7).
+"""The independent leak scan every fixture passes before it is written (docs/jobs.md).
 
 It shares no code with the anonymizer: it scans the SERIALIZED fixture (JSON or markdown) with its
 own tokenizer and folding, so a mistake in one is not repeated in the other. (The two share data only:

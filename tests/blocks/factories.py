@@ -150,7 +150,7 @@ def routine_passes() -> list[DimensionResult]:
     ]
 
 
-# --- the bundled examples, graded as /work/shared/examples/README.md says ---------------------------
+# --- the bundled examples (smith/demo_data), with the grades their labels give --------------------
 
 
 def lampliter() -> tuple[ConversationGrade, Conversation]:

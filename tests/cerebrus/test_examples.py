@@ -1,4 +1,4 @@
-"""The six shipped example conversations grade exactly as /work/shared/examples/README.md says."""
+"""The six shipped example conversations (smith/demo_data) grade exactly as they are labelled."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""MachineGrade and GradeVerdict are append-only (SPEC §4): no code path updates or deletes one.
+"""MachineGrade and GradeVerdict are append-only (docs/storage.md): no code path updates or deletes one.
 
 Three layers of proof: the source has no update/delete of them, every public method of their
 repositories leaves existing rows byte-for-byte unchanged, and the ORM guard refuses anything else.

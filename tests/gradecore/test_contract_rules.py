@@ -1,4 +1,5 @@
-"""Every structural rule of SPEC §2: one violating document each, and the error names the exact path."""
+"""Every structural rule of docs/contract.md: one violating document each, and the error names the
+exact path."""
 
 from __future__ import annotations
 

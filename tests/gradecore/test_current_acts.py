@@ -1,4 +1,5 @@
-"""`current_acts`: what every reader counts — each grader's latest non-retracted act per item (SPEC §4)."""
+"""`current_acts`: what every reader counts — each grader's latest non-retracted act per item
+(docs/storage.md)."""
 
 from __future__ import annotations
 

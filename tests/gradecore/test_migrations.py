@@ -31,7 +31,7 @@ def test_upgrade_from_empty_reaches_head(empty_engine: Engine) -> None:
     assert current_revision(empty_engine) == head_revision()
     tables = set(inspect(empty_engine).get_table_names())
     assert set(SQLModel.metadata.tables) <= tables
-    assert len(SQLModel.metadata.tables) >= 12  # every table of SPEC §4
+    assert len(SQLModel.metadata.tables) >= 12  # every table of docs/storage.md
     assert "alembic_version" in tables
 
 

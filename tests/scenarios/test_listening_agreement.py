@@ -1,4 +1,4 @@
-"""Agreement read from verdict rows that real Slack acts produced (SPEC §6, `smith agreement`)."""
+"""Agreement read from verdict rows that real Slack acts produced (docs/verdicts.md, `smith agreement`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Written corrections: human replies in a Smith thread, sent as signed `message` events (SPEC §5.3).
+"""Written corrections: human replies in a Smith thread, sent as signed `message` events
+(docs/slack-endpoint.md).
 
 Each reply in the table comes from its own grader, so every stored verdict can be checked on its own:
-expected level, error class (SPEC §6: `grader` when it differs from the machine, else the owner),
+expected level, error class (docs/verdicts.md: `grader` when it differs from the machine, else the owner),
 principle tags (normalised when stored, folded by readers) and the note.
 """
 

@@ -1,5 +1,5 @@
 """How events arrive: Slack's retries, many graders at once, forged or stale requests, and a crash
-between the ack and the work (SPEC §5.3: nothing acked is lost, nothing is counted twice)."""
+between the ack and the work (docs/slack-endpoint.md: nothing acked is lost, nothing is counted twice)."""
 
 from __future__ import annotations
 

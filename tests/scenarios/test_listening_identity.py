@@ -1,4 +1,5 @@
-"""Who acted: a Slack account mapped to a staff User, or no verdict at all (SPEC §5.3: provenance is
+"""Who acted: a Slack account mapped to a staff User, or no verdict at all (docs/slack-endpoint.md:
+provenance is
 never weakened). An unknown person's act waits as pending, they are told once, and linking them later
 attributes it with the machine grade frozen as it was when they acted."""
 

@@ -1,4 +1,5 @@
-"""The "Correct grade" button and its modal, through signed interactivity requests (SPEC §5.3)."""
+"""The "Correct grade" button and its modal, through signed interactivity requests
+(docs/slack-endpoint.md)."""
 
 from __future__ import annotations
 

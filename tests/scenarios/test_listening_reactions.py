@@ -1,4 +1,5 @@
-"""👍/👎 on Smith posts, sent as signed `reaction_added`/`reaction_removed` events (SPEC §5.3, §6).
+"""👍/👎 on Smith posts, sent as signed `reaction_added`/`reaction_removed` events
+(docs/slack-endpoint.md, docs/verdicts.md).
 
 Which emoji count (every thumb, any skin tone), which item they grade (a parent → its conversation, a
 thread reply → its turn), the machine grade frozen as it was, what is ignored, and retractions.
@@ -68,7 +69,7 @@ async def test_every_thumb_and_skin_tone_grades_the_item_the_post_shows(engine: 
                 machine.level,
                 machine.rubric_version,
             )
-            if signal == "up":  # SPEC §6: the grade is right; the owner of the worst failure
+            if signal == "up":  # docs/verdicts.md: the grade is right; the owner of the worst failure
                 assert (row.expected_level, row.error_class) == (machine.level, "clara")
             else:  # the grade is wrong: a calibration case for the grader
                 assert (row.expected_level, row.error_class) == (None, "grader")

@@ -1,5 +1,5 @@
 """A sweep that crashes part-way, then runs again: every fixture exists exactly once, with the same
-bytes a sweep that never crashed writes, and exactly one ledger row each (SPEC §7: "a crash mid-sweep
+bytes a sweep that never crashed writes, and exactly one ledger row each (docs/jobs.md: "a crash mid-sweep
 loses and duplicates nothing")."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """After downtime a missed period runs once (coalesced to the latest), never twice; a failed or
-abandoned run is retried (SPEC §7). Which periods are due comes from JobRun, not APScheduler."""
+abandoned run is retried (docs/jobs.md). Which periods are due comes from JobRun, not APScheduler."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Several replicas on one PostgreSQL: each period runs once, whoever ticks first (SPEC §7).
+"""Several replicas on one PostgreSQL: each period runs once, whoever ticks first (docs/jobs.md).
 
 Every replica runs its own in-memory scheduler; the PostgreSQL advisory lock and the unique JobRun
 `(job, period)` row are what keep a tally from being posted twice.

@@ -1,5 +1,5 @@
 """The daily tally is due at SMITH_TALLY_TIME in each property's timezone, for the previous local day,
-and local days are right across DST changes (23 and 25 hour days) (SPEC §7)."""
+and local days are right across DST changes (23 and 25 hour days) (docs/jobs.md)."""
 
 from __future__ import annotations
 

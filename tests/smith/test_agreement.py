@@ -1,4 +1,5 @@
-"""Agreement between humans and the machine: share agreeing, Cohen's κ, the per-group table (SPEC §6)."""
+"""Agreement between humans and the machine: share agreeing, Cohen's κ, the per-group table
+(docs/verdicts.md)."""
 
 from __future__ import annotations
 

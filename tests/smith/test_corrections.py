@@ -1,4 +1,5 @@
-"""Reading a human's threaded reply as a correction: level, reason and principle tags (SPEC §5.3)."""
+"""Reading a human's threaded reply as a correction: level, reason and principle tags
+(docs/slack-endpoint.md)."""
 
 from __future__ import annotations
 

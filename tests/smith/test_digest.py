@@ -1,5 +1,5 @@
 """The weekly engineering digest on a small real history: its sections, the checks that never failed
-in 30 days, the pass rate against 👎, and the grader-error trend (SPEC §7, monitors)."""
+in 30 days, the pass rate against 👎, and the grader-error trend (docs/jobs.md, the monitors)."""
 
 from __future__ import annotations
 

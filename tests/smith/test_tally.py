@@ -1,5 +1,5 @@
 """The daily tally line on a small real dataset: counts per local day, the zero-graded wording, the
-no-reaction warning, and one post per property and day (SPEC §7)."""
+no-reaction warning, and one post per property and day (docs/jobs.md)."""
 
 from __future__ import annotations
 

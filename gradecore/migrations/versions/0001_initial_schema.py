@@ -1,4 +1,4 @@
-"""Initial schema: every table of SPEC §4
+"""Initial schema: every table of docs/storage.md
 
 Revision ID: 0001
 Revises:

@@ -1,4 +1,4 @@
-"""The amounts_match_ledger check (SPEC §3.2 v2): backed amounts, the wrong item, exact spans."""
+"""The amounts_match_ledger check (docs/grading.md): backed amounts, the wrong item, exact spans."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The escalation_closed check (SPEC §3.2): pass, fail with exact evidence, and not_checked."""
+"""The escalation_closed check (docs/grading.md): pass, fail with exact evidence, and not_checked."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The loop_progress check (SPEC §3.2 v2): redundant calls, repeated failures and too many iterations
+"""The loop_progress check (docs/grading.md): redundant calls, repeated failures and too many iterations
 fail; one retry after an error is progress-seeking, not a loop."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The mandated_tools_called check (SPEC §3.2): pass, fail with exact evidence, and not_checked."""
+"""The mandated_tools_called check (docs/grading.md): pass, fail with exact evidence, and not_checked."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The no_access_code_to_prospect check (SPEC §3.2): pass, fail with exact evidence, and not_checked."""
+"""The no_access_code_to_prospect check (docs/grading.md): pass, fail with exact evidence, and not_checked."""
 
 from __future__ import annotations
 

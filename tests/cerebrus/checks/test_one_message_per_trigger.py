@@ -1,4 +1,4 @@
-"""The one_message_per_trigger check (SPEC §3.2 v2): two automated writers answering one inbound fail;
+"""The one_message_per_trigger check (docs/grading.md): two automated writers answering one inbound fail;
 staff stepping in is a human taking over; the window is measured from the inbound message."""
 
 from __future__ import annotations

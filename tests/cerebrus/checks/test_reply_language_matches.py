@@ -1,4 +1,4 @@
-"""The reply_language_matches check (SPEC §3.2 v2): tags first (primary subtag), else detection; unsure
+"""The reply_language_matches check (docs/grading.md): tags first (primary subtag), else detection; unsure
 detection is not_checked "language unclear", never a guess."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The required_facts_in_context check (SPEC §3.2): pass, fail with exact evidence, and not_checked."""
+"""The required_facts_in_context check (docs/grading.md): pass, fail with exact evidence, and not_checked."""
 
 from __future__ import annotations
 

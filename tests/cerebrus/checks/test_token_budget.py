@@ -1,4 +1,4 @@
-"""The token_budget check (SPEC §3.2): pass, fail with exact evidence, and not_checked."""
+"""The token_budget check (docs/grading.md): pass, fail with exact evidence, and not_checked."""
 
 from __future__ import annotations
 

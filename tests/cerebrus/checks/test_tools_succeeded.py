@@ -1,4 +1,4 @@
-"""The tools_succeeded check (SPEC §3.2 v2): a tool's last call decides; recovered errors pass and are
+"""The tools_succeeded check (docs/grading.md): a tool's last call decides; recovered errors pass and are
 counted."""
 
 from __future__ import annotations

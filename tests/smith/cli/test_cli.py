@@ -1,5 +1,5 @@
 """The `smith` command line, run as a subprocess: what it stores, what it prints, and that every user
-mistake is exactly one line on stderr, a non-zero exit and never a traceback (SPEC §8)."""
+mistake is exactly one line on stderr, a non-zero exit and never a traceback (docs/operations.md)."""
 
 from __future__ import annotations
 
