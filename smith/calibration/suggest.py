@@ -38,6 +38,7 @@ class Suggestion:
     kind: str  # disable | no_labels | threshold | missed | manual
     summary: str
     row: EntryDisagreement
+    threshold: tuple[str, object, object] | None = None  # (setting, from, to) for kind "threshold"
 
 
 def suggest(
@@ -48,8 +49,8 @@ def suggest(
 
 
 def _suggestion(row: EntryDisagreement, rules: Rules) -> Suggestion:
-    def make(kind: str, summary: str) -> Suggestion:
-        return Suggestion(row.check, row.entry, kind, summary, row)
+    def make(kind: str, summary: str, threshold: tuple[str, object, object] | None = None) -> Suggestion:
+        return Suggestion(row.check, row.entry, kind, summary, row, threshold)
 
     if row.wanted_higher * 2 > row.disagreeing:
         return make("missed", f"missed: write a rule — people corrected {row.check} to a higher level")
@@ -61,7 +62,7 @@ def _suggestion(row: EntryDisagreement, rules: Rules) -> Suggestion:
     threshold = _threshold_change(row, rules)
     if threshold is not None:
         name, before, after = threshold
-        return make("threshold", f"raise {name} from {before} to {after}")
+        return make("threshold", f"raise {name} from {before} to {after}", threshold)
     return make("manual", f"no safe automatic change for {row.check} ({row.entry}): review by hand")
 
 
@@ -115,7 +116,8 @@ def candidate_toml(suggestions: Sequence[Suggestion], rules: Rules, *, window: s
     for suggestion in suggestions:
         why = _why(suggestion.row)
         if suggestion.kind == "threshold":
-            name, _, after = _threshold_change(suggestion.row, rules) or ("", None, None)
+            assert suggestion.threshold is not None
+            name, _, after = suggestion.threshold
             if thresholds is None:
                 thresholds = tomlkit.table()
             thresholds.add(tomlkit.comment(f"{suggestion.summary}: {why}"))

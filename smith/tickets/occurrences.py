@@ -28,9 +28,10 @@ def record_occurrences(store: Store, *, now: datetime) -> int:
         with store.unit() as unit:
             grades = unit.tickets.failing_grades_after(position, now, limit=SCAN_BATCH)
             rows: list[dict[str, Any]] = []
+            seen: dict[str, Signature] = {}
             for grade in grades:
                 for signature in signatures_of(grade.dimensions):
-                    ensure_signature(unit, signature, now=now)
+                    seen.setdefault(signature.id, signature)
                     rows.append(
                         {
                             "signature_id": signature.id,
@@ -42,6 +43,8 @@ def record_occurrences(store: Store, *, now: datetime) -> int:
                             "recorded_at": now,
                         }
                     )
+            for signature in seen.values():  # one insert per distinct cause in the batch, not per grade
+                ensure_signature(unit, signature, now=now)
             unit.tickets.add_occurrences(rows)
             if not grades:
                 unit.tickets.mark_scanned(now)
