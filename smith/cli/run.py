@@ -46,6 +46,9 @@ def demo(
     assert run.sweep is not None
     for kind, count in sorted(run.sweep.written.items()):
         console.print(f"  {count} {kind} fixture draft(s) written under {workdir}/fixtures/{kind}/")
+    # A draft the leak scan refused, or one that raised, is said so: a silent gap reads as "nothing to do".
+    for verdict_id, problem in run.sweep.refused + run.sweep.failed + run.sweep.parked:
+        console.print(f"  verdict {verdict_id}: no fixture draft — {problem}", markup=False, highlight=False)
     console.rule("Daily tally line")
     for line in run.tallies:
         console.print(line, markup=False, highlight=False)

@@ -6,8 +6,9 @@ the given-name list and the pseudonym lists of the format.) What counts as a lea
 
 - phone: any `phonenumbers` match at POSSIBLE leniency (region US) — except the fake numbers
   (`+1 000-555-NNNN`, digits `1000555NNNN`), a match preceded by a currency sign or followed by
-  `USD`/`dollars` (money), a match holding `:` or shaped like a date (`2026-07-17`, `7/17/2026`), and a
-  match inside a UUID, a 16+ character hex digest or an id that starts with two letters or more
+  `USD`/`dollars` (money), a match holding `:` or shaped like a date (`2026-07-17`, `7/17/2026`), a
+  match inside an ISO-8601 timestamp (`…T16:49:13.318290+00:00` holds `13.318290`), and a match inside
+  a UUID, a 16+ character hex digest or an id that starts with two letters or more
   (`col1796136155`: identifiers, not numbers anyone dials). Every other match is a leak, even a
   number that merely could be one: the scan errs towards refusing.
 - email: any `local@domain` whose domain is not exactly `example.test`.
@@ -43,6 +44,11 @@ _EMAIL = re.compile(r"(?<![^\s@\"'<>()\[\]{},;:\\/])[^\s@\"'<>()\[\]{},;:\\/]+@[
 _JSON_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[\"\\/bfnrt])")
 _FAKE = re.compile(r"1?000555\d{4}")
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}")
+# A timestamp as the contract and the fixture format write it; its fraction of a second can look
+# like a number anyone dials.
+_TIMESTAMP = re.compile(
+    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?"
+)
 _UUID = re.compile(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
 _DIGEST = re.compile(r"(?=[0-9a-f]*[a-f])[0-9a-f]{16,}", re.I)
 _NOT_A_NAME = frozenset(
@@ -143,6 +149,7 @@ def _blank_escape(match: re.Match[str]) -> str:
 def _phone_leaks(scan: str) -> tuple[list[Leak], list[range]]:
     leaks: list[Leak] = []
     fakes: list[range] = []
+    timestamps = [range(found.start(), found.end()) for found in _TIMESTAMP.finditer(scan)]
     for match in PhoneNumberMatcher(scan, "US", leniency=Leniency.POSSIBLE):
         raw: str = match.raw_string
         digits = "".join(ch for ch in raw if ch.isdigit())
@@ -152,6 +159,7 @@ def _phone_leaks(scan: str) -> tuple[list[Leak], list[range]]:
         harmless = (
             _is_money(scan, match.start, match.end)
             or _is_time_or_date(raw)
+            or _inside_timestamp(timestamps, match.start, match.end)
             or _inside_identifier(scan, match.start, match.end)
         )
         if not harmless:
@@ -167,6 +175,10 @@ def _is_money(scan: str, start: int, end: int) -> bool:
 
 def _is_time_or_date(raw: str) -> bool:
     return ":" in raw or _DATE.fullmatch(raw.strip()) is not None
+
+
+def _inside_timestamp(timestamps: list[range], start: int, end: int) -> bool:
+    return any(start in stamp and end - 1 in stamp for stamp in timestamps)
 
 
 def _inside_identifier(scan: str, start: int, end: int) -> bool:

@@ -35,6 +35,25 @@ def test_harmless_text_is_not_a_leak(text: str) -> None:
     assert find_leaks(text, NOBODY) == []
 
 
+def test_timestamps_with_fractions_of_a_second_are_not_phone_numbers() -> None:
+    # CI once refused the demo's fixture: its `created_at` ended `T16:49:13.318290+00:00`, and
+    # `13.318290` is a possible US number. Every fraction a timestamp can carry must pass.
+    rng = random.Random(11)
+    stamps = [
+        f"2026-{rng.randint(1, 12):02}-{rng.randint(1, 28):02}T{rng.randint(0, 23):02}:"
+        f"{rng.randint(0, 59):02}:{rng.randint(0, 59):02}.{rng.randint(0, 999_999):06}"
+        f"{rng.choice(['+00:00', 'Z', '-07:00', ''])}"
+        for _ in range(2_000)
+    ]
+    assert find_leaks(json.dumps({"created_at": "2026-11-02T16:49:13.318290+00:00"}), NOBODY) == []
+    assert find_leaks(json.dumps({"stamps": stamps}), NOBODY) == []
+
+
+def test_a_number_beside_a_timestamp_is_still_a_leak() -> None:
+    leaks = find_leaks('{"at": "2026-11-02T16:49:13.318290+00:00", "note": "call 415-555-0123"}', NOBODY)
+    assert [leak.kind for leak in leaks] == ["phone"]
+
+
 def test_uuids_are_identifiers_not_phone_numbers() -> None:
     rng = random.Random(7)
     ids = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(500)]
