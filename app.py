@@ -1,6 +1,8 @@
-"""Wiring: settings → store → engine → Bolt app → aiohttp server / Socket Mode → scheduler.
+"""Wiring: settings → store → engine → Bolt app → aiohttp server / Socket Mode → scheduler, and the
+`smith` console script (`main`), the top of the import graph (docs/architecture.md).
 
-Settings are read once by the caller (the CLI) and everything else receives what it needs from here.
+Settings are read once (by the command line) and everything else receives what it needs from here;
+what the settings build is built in `smith/wiring.py`, shared with the command line and the demo.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import contextlib
 import gc
 import logging
 import signal
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -20,20 +23,24 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from cerebrus import Rules, load_rules
+from cerebrus import Rules
 from cerebrus.judge import JudgeLane
 from gradecore.db import create_db_engine, require_migrated
 from gradecore.store import Store
 from handlers import ListenerServices
+from handlers.slack_app import build_bolt_app, mount
 from scheduler import JobConfig, Jobs, build_scheduler
+from smith import wiring
+from smith.cli import commands, run_guarded
+from smith.cli.context import settings as read_settings
 from smith.ingest import Ingestor
-from smith.judging import JudgeWorker, build_judge_lane
+from smith.judging import JudgeWorker
 from smith.listening.identity import SlackDirectory
+from smith.listening.inbox_writer import InboxWriter
 from smith.listening.processor import ActProcessor
 from smith.membership import ChannelMembership
 from smith.outbox import Relay, RelayConfig
 from smith.settings import Settings
-from smith.slack_app import build_bolt_app, build_read_client, mount
 from smith.startup import (
     SLACK_DEFAULT_API,
     SlackIdentity,
@@ -47,8 +54,6 @@ from smith.startup import (
 )
 from smith.tickets import build_tracker
 from smith.transports import Transport
-from smith.transports.dry_run import DryRunTransport
-from smith.transports.live import LiveTransport, build_post_client
 from smith.web.health import handle_healthz, make_readyz_handler
 from smith.web.ingest import make_ingest_handler
 
@@ -74,23 +79,6 @@ class Smith:
     extra_routes: list[Callable[[web.Application], None]] = field(default_factory=list)
 
 
-def load_effective_rules(settings: Settings) -> Rules:
-    return Rules() if settings.rules_file is None else load_rules(settings.rules_file)
-
-
-def build_transport(settings: Settings, printer: Callable[[str], None] | None = None) -> Transport | None:
-    if settings.post_mode == "off":
-        return None
-    if settings.post_mode == "live":
-        if settings.slack_bot_token is None:
-            raise ValueError("SMITH_POST_MODE=live needs SLACK_BOT_TOKEN")
-        client = build_post_client(
-            settings.slack_bot_token.get_secret_value(), base_url=settings.slack_api_base_url
-        )
-        return LiveTransport(client)
-    return DryRunTransport(printer or log.info, payload_dir=settings.dry_run_dir)
-
-
 def build(
     settings: Settings, *, printer: Callable[[str], None] | None = None, migrated: bool = True
 ) -> Smith:
@@ -98,8 +86,8 @@ def build(
     if migrated:
         require_migrated(engine)
     store = Store(engine)
-    rules = load_effective_rules(settings)
-    transport = build_transport(settings, printer)
+    rules = wiring.effective_rules(settings)
+    transport = wiring.build_transport(settings, printer)
     relay = None
     if transport is not None:
         relay_config = RelayConfig(
@@ -110,15 +98,8 @@ def build(
             ops_channel=settings.ops_channel,
         )
         relay = Relay(store, transport, relay_config)
-    judge = build_judge_lane(settings, rules)
-    ingestor = Ingestor(
-        store,
-        rules=rules,
-        post=transport is not None,
-        conversation_url_template=settings.conversation_url_template,
-        judge=judge.enabled,
-        max_thread_replies=settings.max_thread_replies,
-    )
+    judge = wiring.build_judge_lane(settings, rules)
+    ingestor = wiring.build_ingestor(settings, store, rules)
     smith = Smith(settings, store, rules, ingestor, judge, transport, relay)
     if judge.enabled:
         smith.judge_worker = JudgeWorker(store, judge, ingestor)
@@ -129,20 +110,23 @@ def build(
 def attach_slack(smith: Smith) -> None:
     """The listening side: needs a bot token, and a signing secret (HTTP) or an app token (Socket Mode)."""
     settings = smith.settings
-    if settings.slack_bot_token is None:
+    client = wiring.slack_read_client(settings)
+    if client is None:
         return
-    client = build_read_client(
-        settings.slack_bot_token.get_secret_value(), base_url=settings.slack_api_base_url
-    )
     smith.slack_client = client
     smith.membership = ChannelMembership(smith.store, client)
+    directory = SlackDirectory(client)
+    inbox = InboxWriter(smith.store, deadline=settings.inbox_deadline_seconds)
     smith.processor = ActProcessor(
         smith.store,
-        SlackDirectory(client),
+        directory,
         bot_user_id=None,
         max_attempts=settings.inbox_max_attempts,
+        ask_bot_user_id=directory.own_user_id,
     )
-    services = ListenerServices(smith.store, smith.processor, ack_deadline=settings.inbox_deadline_seconds)
+    # Acks first: processing waits (a bounded while) for a burst of events to be recorded.
+    smith.processor.defer_while(inbox.busy)
+    services = ListenerServices(smith.store, inbox, smith.processor, directory)
     if settings.slack_signing_secret is not None:
         secret = settings.slack_signing_secret.get_secret_value()
         smith.bolt = build_bolt_app(client, secret, services)
@@ -219,6 +203,8 @@ async def serve(smith: Smith) -> None:
     for warning in startup_warnings(smith.settings):
         log.warning(warning)
     identity = await check_slack(smith)
+    if smith.processor is not None and identity is not None:
+        smith.processor.bot_user_id = identity.user_id  # known before the first event arrives
     socket_mode = await connect_socket_mode(smith)
     try:
         runner = await listen(smith)
@@ -245,7 +231,6 @@ async def serve(smith: Smith) -> None:
         tasks.append(asyncio.create_task(smith.judge_worker.run_forever(stop)))
     socket_mode = None
     if smith.processor is not None and smith.bolt is not None:
-        smith.processor.bot_user_id = identity.user_id if identity is not None else None
         # Events acked before a crash are still in the inbox: they are processed now, then periodically.
         tasks.append(asyncio.create_task(smith.processor.run_forever(stop)))
     jobs = Jobs(
@@ -276,3 +261,19 @@ async def serve(smith: Smith) -> None:
             await task
         await smith.judge.aclose()
         await runner.cleanup()
+
+
+def serve_command() -> None:
+    """Run the HTTP server (ingest, health, Slack events) with the outbox relay."""
+    current = read_settings()
+    logging.basicConfig(
+        level=current.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    asyncio.run(serve(build(current)))
+
+
+def main() -> None:
+    """The `smith` console script: the command tree of `smith/cli`, and `serve`, which runs this app
+    (the only command that needs it; the tree below never imports upward)."""
+    commands.command("serve")(serve_command)
+    sys.exit(run_guarded(commands))

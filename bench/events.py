@@ -39,8 +39,9 @@ from gradecore.contract import parse_conversation
 from gradecore.db import create_db_engine, upgrade
 from gradecore.entities import GradeVerdict, SlackEvent
 from gradecore.store import Store
+from handlers.slack_app import mount
 from smith.settings import Settings
-from smith.slack_app import build_read_client, mount
+from smith.wiring import build_read_client
 from tests.conftest import load_demo
 from tests.fakes.slack_api import FakeSlack
 from tests.fakes.slack_state import User as SlackUser

@@ -25,6 +25,8 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.metadata import Metadata
 
+from blocks import texts
+from blocks.copydeck import CopyDeck
 from blocks.limits import (
     MAX_BUTTON_TEXT,
     MAX_CONTEXT_ELEMENTS,
@@ -37,8 +39,6 @@ from blocks.limits import (
 )
 from gradecore.access_codes import code_matcher
 from gradecore.contract import Conversation
-from smith import texts
-from smith.copydeck import CopyDeck
 
 GRADE_EVENT_TYPE = "smith_grade"
 CORRECT_GRADE_ACTION_ID = "smith_correct_grade"

@@ -22,6 +22,7 @@ from blocks.common import (
     other_party_roles,
     section,
 )
+from blocks.copydeck import deck_for
 from blocks.dimensions import (
     advisory_failures,
     advisory_line,
@@ -33,7 +34,6 @@ from blocks.limits import MAX_FALLBACK_TEXT, clip
 from blocks.reviewed import reviewed_block
 from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade
-from smith.copydeck import deck_for
 
 MAX_LISTED_DIMENSIONS = 8  # more than this is summarised: "…and 12 more"
 

@@ -12,11 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from blocks.common import escape, mask_codes
+from blocks.copydeck import CopyDeck
 from blocks.limits import clip
+from blocks.locales import SentenceFacts
 from gradecore.contract import Conversation
 from gradecore.vocabulary import DimensionResult, Evidence, Outcome
-from smith.copydeck import CopyDeck
-from smith.locales import SentenceFacts
 
 TITLE_LIMIT = 150
 QUOTE_LIMIT = 200

@@ -13,7 +13,7 @@ from slack_sdk.models.blocks import Block
 from slack_sdk.models.views import View
 
 from blocks.common import context, escape, header, listed_section, section
-from smith.copydeck import CopyDeck, deck_for
+from blocks.copydeck import CopyDeck, deck_for
 
 MAX_HOME_LINES = 20
 _SLACK_ID = re.compile(r"[UW][A-Z0-9]{2,30}")

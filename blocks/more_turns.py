@@ -21,10 +21,10 @@ from blocks.common import (
     mask_codes,
     plain_metadata,
 )
+from blocks.copydeck import deck_for
 from blocks.limits import MAX_FALLBACK_TEXT, clip
 from gradecore.contract import Conversation
 from gradecore.grades import TurnGrade
-from smith.copydeck import deck_for
 
 MORE_TURNS_EVENT_TYPE = "smith_more_turns"
 MAX_LISTED_TURNS = 40  # more than this is summarised: "…and 12 more"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from slack_sdk.models.blocks import Block
 
+from blocks import texts
 from blocks.common import (
     ChannelLink,
     PostContent,
@@ -24,7 +25,6 @@ from blocks.common import (
     section,
 )
 from blocks.limits import MAX_BLOCKS, MAX_FALLBACK_TEXT, MAX_SECTION_TEXT, clip, slack_length
-from smith import texts
 
 NOTICE_EVENT_TYPE = "smith_notice"
 DIGEST_EVENT_TYPE = "smith_digest"

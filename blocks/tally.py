@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import date
 
 from blocks.common import PostContent, escape, plain_metadata, section
+from blocks.copydeck import deck_for
 from blocks.limits import MAX_FALLBACK_TEXT, clip
-from smith.copydeck import deck_for
 
 TALLY_EVENT_TYPE = "smith_tally"
 

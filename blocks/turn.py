@@ -20,6 +20,7 @@ from blocks.common import (
     mask_codes,
     section,
 )
+from blocks.copydeck import CopyDeck, deck_for
 from blocks.dimensions import (
     advisory_failures,
     advisory_line,
@@ -33,7 +34,6 @@ from blocks.limits import MAX_FALLBACK_TEXT, clip
 from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade, TurnGrade
 from gradecore.vocabulary import DimensionResult, Owner, Span
-from smith.copydeck import CopyDeck, deck_for
 
 MAX_LISTED_DIMENSIONS = 8  # more than this is summarised: "…and 12 more"
 

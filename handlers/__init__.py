@@ -1,4 +1,4 @@
-"""Bolt listeners: thin. Each parses the Slack payload, calls one function in `smith`, and acks.
+"""Bolt listeners: thin. Each translates Bolt's arguments, calls one function in `smith`, and acks.
 
 Events are recorded in the inbox by a listener middleware before the ack and processed after it;
 listeners never call `chat.*` (posting goes through the outbox).
@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from slack_bolt.async_app import AsyncApp
 
+from blocks import CORRECT_GRADE_ACTION_ID
+from blocks.correction import CALLBACK_ID
 from handlers.actions import handle_correct_grade
 from handlers.commands import handle_smith_command
 from handlers.events import handle_event, record_in_inbox
 from handlers.home import handle_app_home_opened
 from handlers.services import ListenerServices
 from handlers.views import handle_correction_submission
-from smith.listening.modal import CALLBACK_ID
 
 __all__ = ["ListenerServices", "register_listeners"]
 
@@ -24,6 +25,6 @@ def register_listeners(app: AsyncApp, services: ListenerServices) -> None:
     for event_type in ("reaction_added", "reaction_removed", "message"):
         app.event(event_type, middleware=inbox)(handle_event(services))
     app.event("app_home_opened")(handle_app_home_opened(services))
-    app.action("smith_correct_grade")(handle_correct_grade(services))
+    app.action(CORRECT_GRADE_ACTION_ID)(handle_correct_grade(services))
     app.view(CALLBACK_ID)(handle_correction_submission(services))
     app.command("/smith")(handle_smith_command(services))

@@ -30,8 +30,6 @@ def handle_event(services: ListenerServices) -> Callable[..., Awaitable[None]]:
         # Bolt has already acked (events are auto-acknowledged); a retry of a recorded event is a no-op.
         if not context.get("inbox_new"):
             return
-        if services.processor.bot_user_id is None:
-            services.processor.bot_user_id = context.bot_user_id
         # The payload just recorded travels along: processing need not read the inbox row back.
         kind = str((body.get("event") or {}).get("type", "unknown"))
         # Not awaited here: the request's objects are freed now rather than held while the event

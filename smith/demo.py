@@ -22,15 +22,16 @@ from gradecore.db import create_db_engine, upgrade
 from gradecore.entities import utcnow
 from gradecore.keys import grade_post_key
 from gradecore.store import Store
-from smith.ingest import Ingestor, IngestResult
+from smith.ingest import IngestResult
 from smith.listening.identity import SlackProfile
 from smith.listening.processor import ActProcessor
 from smith.outbox import Relay, RelayConfig, RelayStats
+from smith.settings import Settings
 from smith.sweep.job import SweepReport, run_sweep
 from smith.tally import compose_tally
 from smith.tickets.tracker import MarkdownTracker
-from smith.transports.dry_run import DryRunTransport
 from smith.transports.render import render_payload
+from smith.wiring import build_ingestor, build_transport
 
 DEMO_USERS = (
     ("maria.lopez@camellia.example", "María López", "staff"),
@@ -91,16 +92,18 @@ def prepare(workdir: Path) -> Store:
     return store
 
 
-async def run_demo(
-    workdir: Path,
-    console: Console,
-    *,
-    rules: Rules | None = None,
-    conversation_url_template: str | None = None,
-) -> DemoRun:
-    """The demo, grading under `rules` and linking posts with `conversation_url_template`, as `serve`
-    would with the same settings."""
+def demo_settings(settings: Settings, workdir: Path) -> Settings:
+    """`settings` as the demo runs them: posts rendered under `workdir` (never sent), no judge lane
+    (nothing would pay what it owes); the rules file and the conversation links still apply."""
+    return settings.model_copy(
+        update={"post_mode_setting": "dry_run", "dry_run_dir": workdir / "posts", "anthropic_api_key": None}
+    )
+
+
+async def run_demo(workdir: Path, console: Console, settings: Settings, rules: Rules) -> DemoRun:
+    """The demo, wired from `settings` and grading under `rules` as `serve` would."""
     store = prepare(workdir)
+    settings = demo_settings(settings, workdir)
     conversations = bundled_conversations()
     with store.unit() as unit:
         for conversation in conversations:
@@ -109,12 +112,12 @@ async def run_demo(
             unit.properties.set(
                 prop.id, name=prop.name, timezone=prop.timezone, locale=prop.locale, channel_id=channel
             )
-    ingestor = Ingestor(store, rules=rules, conversation_url_template=conversation_url_template)
+    ingestor = build_ingestor(settings, store, rules)
     results = [ingestor.ingest(conversation) for conversation in conversations]
-    transport = DryRunTransport(
-        lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True),
-        payload_dir=workdir / "posts",
+    transport = build_transport(
+        settings, lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True)
     )
+    assert transport is not None  # the demo's settings render every post
     relay = Relay(store, transport, RelayConfig(channel_interval=0.001, global_rate=1000.0))
     delivery = await relay.drain(within=30.0)
     run = DemoRun(store, conversations, results, delivery)

@@ -12,10 +12,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import func
 from sqlmodel import col, select
 
+from blocks import locales
 from blocks.home import HomeContent, MyWeek, WaitingPost
 from gradecore.entities import PendingAct, Property, SlackPost, User, utcnow
 from gradecore.store import Store, Unit, current_acts
-from smith import locales
 
 WEEK = timedelta(days=7)
 MAX_WAITING = 20  # posts listed; the heading still counts them all

@@ -16,28 +16,13 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from cerebrus import Rules
-from cerebrus.judge import JudgeConfig, JudgeLane, grade_with_judge
+from cerebrus.judge import JudgeLane, grade_with_judge
 from gradecore.contract import Conversation
 from gradecore.entities import JudgeRequest, utcnow
 from gradecore.store import Store
 from smith.ingest import Ingestor
-from smith.settings import Settings
 
 log = logging.getLogger(__name__)
-
-
-def build_judge_lane(settings: Settings, rules: Rules) -> JudgeLane:
-    """The lane the settings describe (off without an API key)."""
-    key = settings.anthropic_api_key.get_secret_value() if settings.anthropic_api_key else None
-    config = JudgeConfig(
-        api_key=key,
-        model=settings.judge_model,
-        base_url=settings.anthropic_base_url,
-        timeout_seconds=settings.judge_timeout_seconds,
-        max_concurrency=settings.judge_concurrency,
-    )
-    return JudgeLane(config, calibrated=frozenset(rules.calibrated_judged))
 
 
 @dataclass

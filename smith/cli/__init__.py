@@ -1,14 +1,11 @@
-"""The `smith` command line. Every user mistake is one clear line on stderr and a non-zero exit."""
+"""The `smith` command line. Every user mistake is one clear line on stderr and a non-zero exit.
+
+The console script is `app.main`: this tree, plus `serve`, the one command that runs the wired app.
+"""
 
 from __future__ import annotations
 
-import sys
-
-from smith.cli.app import app
+from smith.cli.commands import commands
 from smith.cli.errors import run_guarded
 
-__all__ = ["app", "main"]
-
-
-def main() -> None:
-    sys.exit(run_guarded(app))
+__all__ = ["commands", "run_guarded"]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from functools import cache
 
-from cerebrus import Rules, load_rules
+from cerebrus import Rules
 from gradecore.db import create_db_engine, require_migrated
 from gradecore.store import Store
 from smith.ingest import Ingestor
 from smith.settings import Settings
+from smith.wiring import build_ingestor, effective_rules
 
 
 @cache
@@ -27,17 +28,8 @@ def open_store(*, migrated: bool = True) -> Store:
 @cache
 def rules() -> Rules:
     """The effective rules: code defaults, overridden by SMITH_RULES_FILE when set."""
-    path = settings().rules_file
-    return Rules() if path is None else load_rules(path)
+    return effective_rules(settings())
 
 
 def ingestor(store: Store) -> Ingestor:
-    current = settings()
-    return Ingestor(
-        store,
-        rules=rules(),
-        post=current.post_mode != "off",
-        conversation_url_template=current.conversation_url_template,
-        judge=current.judge_enabled,
-        max_thread_replies=current.max_thread_replies,
-    )
+    return build_ingestor(settings(), store, rules())

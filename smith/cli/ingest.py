@@ -15,7 +15,8 @@ from smith.cli.errors import UserError, database_failure
 from smith.cli.output import progress
 from smith.documents import ParsedDocument, parse_documents, read_source
 from smith.ingest import Ingestor, IngestResult
-from smith.judging import JudgeWorker, build_judge_lane
+from smith.judging import JudgeWorker
+from smith.wiring import build_judge_lane
 
 
 def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin")]) -> None:

@@ -12,8 +12,9 @@ from smith.cli.arguments import bounded, channel_id
 from smith.cli.context import open_store, settings
 from smith.cli.errors import UserError
 from smith.cli.output import JsonOption, print_json, print_table, table
+from smith.wiring import build_transport
 
-Locale = Literal["en", "es"]  # the locales Smith has a copy deck for (smith/locales.py)
+Locale = Literal["en", "es"]  # the locales Smith has a copy deck for (blocks/locales.py)
 
 app = typer.Typer(help="Properties and their Slack channels.", no_args_is_help=True)
 
@@ -57,9 +58,7 @@ def _join(channel: str) -> None:
     current = settings()
     if current.post_mode != "live":
         return
-    import app as wiring  # Bolt and the SDKs load only when a channel is joined live
-
-    transport = wiring.build_transport(current)
+    transport = build_transport(current)
     if transport is not None and asyncio.run(transport.join(channel)):
         typer.echo(f"joined {channel}")
     else:

@@ -1,10 +1,9 @@
-"""`smith demo`, `smith serve`, `smith grade`: the commands that run things."""
+"""`smith demo`, `smith grade`: the commands that run things (`smith serve` is `app.serve_command`)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import logging
 from pathlib import Path
 from typing import Annotated
 
@@ -28,14 +27,7 @@ def demo(
     console = Console()
     console.rule("Agent Smith demo · dry run: posts are shown here, nothing is sent to Slack")
     # The same settings `serve` reads: a rules file and the conversation links apply to the demo too.
-    run = asyncio.run(
-        run_demo(
-            workdir,
-            console,
-            rules=rules(),
-            conversation_url_template=settings().conversation_url_template,
-        )
-    )
+    run = asyncio.run(run_demo(workdir, console, settings(), rules()))
     console.print(summary_table(run))
     console.rule("Staff answer in Slack (simulated)")
     console.print("María reacts 👍 on the Lampliter post · Sam replies under the Birchwood turn:")
@@ -74,15 +66,3 @@ def grade(
             typer.echo(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))
         else:
             print_grade(console, result, document.conversation)
-
-
-def serve() -> None:
-    """Run the HTTP server (ingest, health, Slack events) with the outbox relay."""
-    current = settings()
-    logging.basicConfig(
-        level=current.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    import app as wiring  # the server's wiring imports Bolt and the SDKs: only `serve` pays for that
-
-    smith = wiring.build(current)
-    asyncio.run(wiring.serve(smith))

@@ -58,6 +58,11 @@ class SlackDirectory:
         email = (user.get("profile") or {}).get("email")
         return SlackProfile(email=email, is_bot=bool(user.get("is_bot")) or slack_user_id == "USLACKBOT")
 
+    async def own_user_id(self) -> str | None:
+        """Smith's own Slack user (auth.test), so its own acts are told apart without a lookup."""
+        user = (await self._client.auth_test()).get("user_id")
+        return str(user) if user else None
+
 
 @dataclass(frozen=True)
 class Resolution:

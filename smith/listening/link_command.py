@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from smith import texts
+from blocks import texts
 
 _MENTION = re.compile(r"<@([UW][A-Z0-9]+)(?:\|[^>]*)?>")
 _EMAIL = re.compile(r"<mailto:([^|>]+)(?:\|[^>]*)?>|(\S+@\S+)")

@@ -1,111 +1,69 @@
-"""The "Correct this grade" modal: expected level (required, each with its meaning), principle chips,
-"+ new", and a reason, in the property's locale.
+"""The correction modal, Smith's side: which view the "Correct this grade" button opens, and what a
+submission says — read once, checked before the ack (errors show in the modal), kept in the inbox.
 
-Built with slack_sdk's view and block models; validated on submission so errors show in the modal
-(a disagreement needs a principle), then recorded as a correction GradeVerdict.
+The modal itself is built in `blocks/correction.py`, which also names the ids read back here.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+import logging
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
-from slack_sdk.models.blocks import (
-    ContextBlock,
-    InputBlock,
-    MarkdownTextObject,
-    Option,
-    PlainTextInputElement,
-    PlainTextObject,
-    StaticMultiSelectElement,
-    StaticSelectElement,
-)
 from slack_sdk.models.views import View
 
-from gradecore.entities import MachineGrade, Principle
+from blocks.copydeck import deck_for
+from blocks.correction import (
+    LEVEL_BLOCK,
+    NEW_PRINCIPLE_BLOCK,
+    PRINCIPLES_BLOCK,
+    REASON_BLOCK,
+    CorrectedItem,
+    build_correction_view,
+)
 from gradecore.principles import normalise_tag
+from gradecore.store import Store
 from gradecore.vocabulary import Level
-from smith.acts import HumanAct, Target
-from smith.copydeck import deck_for
-from smith.listening.events import storable
+from smith.acts import HumanAct, ItemType, Target
+from smith.listening.events import ButtonValue, storable
+from smith.listening.inbox_writer import InboxUnavailable, InboxWriter
 
-CALLBACK_ID = "smith_correction"
-_MAX_OPTIONS = 100  # Slack's limit for a static select
-_MAX_OPTION_TEXT = 75
+log = logging.getLogger(__name__)
 _MAX_VIEW_ID = 100  # the inbox keys a submission `view:<id>` in 128 characters
 
 
-def build_correction_view(
-    target: Target,
-    machine: MachineGrade,
-    vocabulary: Sequence[Principle],
-    *,
-    channel: str,
-    message_ts: str,
-    locale: str | None = None,
-) -> View:
-    texts = deck_for(locale)
-    metadata = {
-        "c": target.conversation_id,
-        "t": target.turn_id if target.item_type == "turn" else None,
-        "p": target.property_id,
-        "g": machine.id,
-        "ch": channel,
-        "ts": message_ts,
-        "l": texts.LOCALE,
-    }
-    # Each level with its meaning: "HOLD" alone reads as "we held the message" as easily as "follow up".
-    levels = [
-        Option(value=level.value, text=texts.modal_level_option(level.value)[:_MAX_OPTION_TEXT])
-        for level in Level
-    ]
-    blocks: list[Any] = [
-        ContextBlock(
-            elements=[MarkdownTextObject(text=texts.modal_machine_said(machine.level, machine.headline))]
-        ),
-        InputBlock(
-            block_id="level",
-            label=texts.MODAL_LEVEL_LABEL,
-            element=StaticSelectElement(
-                action_id="level", options=levels, placeholder=texts.MODAL_LEVEL_PLACEHOLDER
-            ),
-        ),
-    ]
-    chips = [Option(value=p.id, text=p.id[:75]) for p in vocabulary[:_MAX_OPTIONS]]
-    if chips:
-        blocks.append(
-            InputBlock(
-                block_id="principles",
-                label=texts.MODAL_PRINCIPLES_LABEL,
-                optional=True,
-                element=StaticMultiSelectElement(action_id="principles", options=chips),
-            )
+async def correction_view_for(store: Store, button_value: str, channel: str, message_ts: str) -> View | None:
+    """The modal the button opens on the item its post shows; None when the item or its grade is gone."""
+    value = ButtonValue.parse(button_value)
+    if value is None:
+        return None
+    return await asyncio.to_thread(_view_for, store, value, channel, message_ts)
+
+
+def _view_for(store: Store, value: ButtonValue, channel: str, message_ts: str) -> View | None:
+    with store.unit() as unit:
+        item_type: ItemType = "turn" if value.turn_id else "conversation"
+        record = unit.conversations.get(value.conversation_id)
+        if record is None:
+            return None
+        target = Target(item_type, value.conversation_id, value.turn_id, record.property_id)
+        machine = unit.grades.latest(item_type, target.ref)
+        if machine is None:
+            return None
+        prop = unit.properties.get(record.property_id)
+        item = CorrectedItem(
+            target.conversation_id,
+            target.turn_id if item_type == "turn" else None,
+            target.property_id,
+            channel,
+            message_ts,
         )
-    blocks += [
-        InputBlock(
-            block_id="new_principle",
-            label=texts.MODAL_NEW_PRINCIPLE_LABEL,
-            optional=True,
-            element=PlainTextInputElement(action_id="new_principle", max_length=64),
-        ),
-        InputBlock(
-            block_id="reason",
-            label=texts.MODAL_REASON_LABEL,
-            element=PlainTextInputElement(action_id="reason", multiline=True, max_length=2000),
-        ),
-    ]
-    return View(
-        type="modal",
-        callback_id=CALLBACK_ID,
-        title=PlainTextObject(text=texts.MODAL_TITLE),
-        submit=PlainTextObject(text=texts.MODAL_SUBMIT),
-        close=PlainTextObject(text=texts.MODAL_CLOSE),
-        # Raw characters, not \u escapes: the contract's longest ids must fit Slack's 3,000.
-        private_metadata=json.dumps(metadata, separators=(",", ":"), ensure_ascii=False),
-        blocks=blocks,
-    )
+        return build_correction_view(
+            item, machine, unit.principles.vocabulary(), locale=prop.locale if prop is not None else None
+        )
 
 
 class UnreadableSubmission(ValueError):
@@ -119,7 +77,6 @@ class ModalSubmission:
     team_id: str
     target: Target
     machine_grade_id: str
-    machine_level: Level | None
     locale: str
     channel: str
     message_ts: str
@@ -129,22 +86,23 @@ class ModalSubmission:
     reason: str | None
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], machine_level: Level | None = None) -> ModalSubmission:
+    def from_payload(cls, payload: dict[str, Any]) -> ModalSubmission:
         """The submission of Smith's modal; `UnreadableSubmission` for a payload of another shape."""
         try:
-            return cls._read(payload, machine_level)
+            return cls._read(payload)
         except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as exc:
             raise UnreadableSubmission(f"not a submission of Smith's modal ({type(exc).__name__})") from None
 
     @classmethod
-    def _read(cls, payload: dict[str, Any], machine_level: Level | None) -> ModalSubmission:
+    def _read(cls, payload: dict[str, Any]) -> ModalSubmission:
         view = payload["view"]
+        # Keys as `blocks/correction.py` writes them (`correction_metadata`).
         meta = json.loads(view.get("private_metadata") or "{}")
         values = (view.get("state") or {}).get("values") or {}
-        level = ((values.get("level") or {}).get("level") or {}).get("selected_option")
-        chips = ((values.get("principles") or {}).get("principles") or {}).get("selected_options") or []
-        new = ((values.get("new_principle") or {}).get("new_principle") or {}).get("value")
-        reason = ((values.get("reason") or {}).get("reason") or {}).get("value")
+        level = _input(values, LEVEL_BLOCK).get("selected_option")
+        chips = _input(values, PRINCIPLES_BLOCK).get("selected_options") or []
+        new = _input(values, NEW_PRINCIPLE_BLOCK).get("value")
+        reason = _input(values, REASON_BLOCK).get("value")
         turn_id = meta.get("t")
         # Smith wrote the metadata, but a payload of another shape must fail here, not in the database.
         texts_only = (meta["c"], meta.get("p", ""), meta.get("g", ""), meta.get("ch", ""), meta.get("ts", ""))
@@ -161,7 +119,6 @@ class ModalSubmission:
             team_id=str((payload.get("team") or {}).get("id", "") if payload.get("team") else ""),
             target=Target("turn" if turn_id else "conversation", meta["c"], turn_id, meta.get("p", "")),
             machine_grade_id=meta.get("g", ""),
-            machine_level=machine_level,
             locale=str(meta.get("l") or "en"),
             channel=str(meta.get("ch", "")),
             message_ts=str(meta.get("ts", "")),
@@ -171,17 +128,18 @@ class ModalSubmission:
             reason=storable(reason or "").strip() or None,
         )
 
-    def errors(self) -> dict[str, str]:
-        """Validation shown in the modal (`response_action: errors`), keyed by block id."""
+    def errors(self, machine_level: Level | None) -> dict[str, str]:
+        """Validation shown in the modal (`response_action: errors`), keyed by block id: disagreeing
+        with the machine's level (when it is known) needs a principle."""
         texts = deck_for(self.locale)
         problems: dict[str, str] = {}
         if self.expected_level is None:
-            problems["level"] = texts.MODAL_ERROR_LEVEL
-        disagrees = self.machine_level is not None and self.expected_level not in (None, self.machine_level)
+            problems[LEVEL_BLOCK] = texts.MODAL_ERROR_LEVEL
+        disagrees = machine_level is not None and self.expected_level not in (None, machine_level)
         if disagrees and not self.principles and not self.new_principle:
-            problems["new_principle"] = texts.MODAL_ERROR_PRINCIPLE
+            problems[NEW_PRINCIPLE_BLOCK] = texts.MODAL_ERROR_PRINCIPLE
         if self.new_principle is not None and not normalise_tag(self.new_principle):
-            problems["new_principle"] = texts.MODAL_ERROR_PRINCIPLE_NAME
+            problems[NEW_PRINCIPLE_BLOCK] = texts.MODAL_ERROR_PRINCIPLE_NAME
         return problems
 
     def as_act(self) -> HumanAct:
@@ -199,3 +157,52 @@ class ModalSubmission:
             slack_channel=self.channel or None,
             slack_ts=self.message_ts or None,
         )
+
+
+def _input(values: dict[str, Any], block: str) -> dict[str, Any]:
+    """One input's state in Slack's `state.values[block][action]` (the builder uses one id for both)."""
+    state = (values.get(block) or {}).get(block) or {}
+    if not isinstance(state, dict):
+        raise TypeError(f"the {block} input is not an object")
+    return state
+
+
+@dataclass(frozen=True)
+class SubmissionTaken:
+    """What to answer a submission: its errors (shown in the modal), or an ack; and, when it was
+    recorded new, the inbox row that is the caller's to process."""
+
+    errors: dict[str, str] = field(default_factory=dict)
+    event_id: str | None = None
+
+
+async def take_submission(store: Store, inbox: InboxWriter, body: dict[str, Any]) -> SubmissionTaken:
+    """Read a submission once, check it against the grade it corrects, and record it in the inbox,
+    all before the ack. `InboxUnavailable` when the database does not answer in time (not acked)."""
+    try:
+        submission = ModalSubmission.from_payload(body)
+    except UnreadableSubmission as exc:  # acked: Slack would only show the person an error
+        log.info("ignored a view submission: %s", exc)
+        return SubmissionTaken()
+    # Both database steps before the ack share one deadline: a stalled database is an error the
+    # person sees in the modal, never a submission that hangs.
+    started = time.monotonic()
+    try:
+        level = await asyncio.wait_for(
+            asyncio.to_thread(_machine_level, store, submission.machine_grade_id), timeout=inbox.deadline
+        )
+    except TimeoutError:
+        raise InboxUnavailable("the database did not answer in time") from None
+    errors = submission.errors(level)
+    if errors:
+        return SubmissionTaken(errors)
+    event_id = f"view:{submission.view_id}"
+    left = inbox.deadline - (time.monotonic() - started)
+    new = await inbox.record(event_id, "view_submission", body, within=max(left, 0.1))
+    return SubmissionTaken(event_id=event_id if new else None)
+
+
+def _machine_level(store: Store, grade_id: str) -> Level | None:
+    with store.unit() as unit:
+        grade = unit.grades.get(grade_id)
+        return None if grade is None else Level(grade.level)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -69,12 +69,16 @@ class ActProcessor:
         max_batch: int = 128,
         max_attempts: int = 5,
         back_off: timedelta = timedelta(seconds=30),
+        ask_bot_user_id: Callable[[], Awaitable[str | None]] | None = None,
     ) -> None:
+        """`bot_user_id` is Smith's own Slack user (its acts are ignored); when it is not known yet,
+        `ask_bot_user_id` (auth.test) is asked before the first batch."""
         self._store = store
         self._max_attempts = max_attempts
         self._back_off = back_off
         self._directory = directory
         self.bot_user_id = bot_user_id
+        self._ask_bot_user_id = ask_bot_user_id
         self._max_batch = max_batch
         self._locator = Locator()
         self._waiting: list[Job] = []
@@ -95,11 +99,6 @@ class ActProcessor:
         after its oldest event arrived: a burst is acked at full speed and processed right after,
         in big batches, and steady traffic is processed within `at_most`."""
         self._busy, self._max_delay = busy, at_most
-
-    @property
-    def directory(self) -> Directory:
-        """Who people are in Slack (users.info), shared with the listeners that need it."""
-        return self._directory
 
     async def process(
         self, event_id: str, *, kind: str | None = None, payload: dict[str, Any] | None = None
@@ -149,6 +148,7 @@ class ActProcessor:
     async def _work(self) -> None:
         # No delay is added to gather a batch: while one batch is written, the next events queue.
         loop = asyncio.get_running_loop()
+        await self._know_the_bot()
         while self._waiting:
             deadline = min(job.arrived for job in self._waiting) + self._max_delay
             while self._busy() and loop.time() < deadline:  # noqa: ASYNC110 (a poll with a deadline)
@@ -169,6 +169,14 @@ class ActProcessor:
                     self._defer(job, result.planned)
                 elif not job.done.done():
                     job.done.set_result(result)
+
+    async def _know_the_bot(self) -> None:
+        if self.bot_user_id is not None or self._ask_bot_user_id is None:
+            return
+        try:
+            self.bot_user_id = await self._ask_bot_user_id()
+        except Exception as exc:  # Slack unwell: its own acts are still told apart by users.info (is_bot)
+            log.warning("could not learn Smith's own Slack user now: %s", _first_line(exc))
 
     def _run(self, batch: list[Job], waiting_on_directory: frozenset[str]) -> list[str | Unlinked]:
         return run_batch(

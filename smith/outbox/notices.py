@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from blocks import build_notice_blocks, validate_post
+from blocks import build_notice_blocks, texts, validate_post
 from blocks.common import ChannelLink
 from gradecore.entities import SlackPost
 from gradecore.store import Unit
 from gradecore.store.outbox import PENDING
-from smith import texts
 
 
 def queue_ops_notice(unit: Unit, ops_channel: str, *, cause: str, failed_channel: str | None) -> bool:

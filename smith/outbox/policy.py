@@ -19,13 +19,13 @@ from blocks import (
     build_turn_blocks,
     validate_post,
 )
+from blocks.copydeck import deck_for
 from gradecore.contract import Conversation
 from gradecore.entities import SlackPost
 from gradecore.grades import ConversationGrade, TurnGrade
 from gradecore.keys import edit_post_key
 from gradecore.store import Unit
 from gradecore.store.outbox import PENDING, UNROUTED
-from smith.copydeck import deck_for
 from smith.outbox.keys import more_turns_key, parent_key, turn_key
 from smith.outbox.reviewed import refresh_reviewed_lines, reviewed_line
 

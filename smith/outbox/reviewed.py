@@ -20,11 +20,11 @@ from sqlalchemy import func, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
+from blocks.copydeck import CopyDeck, deck_for
 from blocks.reviewed import with_reviewed_line
 from gradecore.entities import GradeVerdict, SlackPost, User, utcnow
 from gradecore.store import Unit, current_acts
 from gradecore.store.outbox import PENDING
-from smith.copydeck import CopyDeck, deck_for
 from smith.outbox.keys import parent_key
 
 REVIEW_KIND = "review"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
-from smith import texts
+from blocks import texts
 from tests.scenarios.listening import Scene, running_scene, wait_until
 
 

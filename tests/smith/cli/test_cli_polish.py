@@ -13,9 +13,9 @@ from typing import get_args
 
 import pytest
 
+from blocks.locales import SUPPORTED_LOCALES
 from gradecore.entities import SlackPost
 from smith.cli.properties import Locale
-from smith.locales import SUPPORTED_LOCALES
 from tests.conftest import DEMO_DATA
 from tests.smith.cli.runner import copy_database, migrated_template, reading, run_smith
 
@@ -131,7 +131,7 @@ def _with_a_terminal_for_stderr(workdir: Path, *args: str) -> tuple[int, str, st
     env |= {"SMITH_DATABASE_URL": f"sqlite:///{workdir / 'smith.db'}", "COLUMNS": "120", "TERM": "xterm"}
     try:
         completed = subprocess.run(
-            [sys.executable, "-c", "from smith.cli import main; main()", *args],
+            [sys.executable, "-c", "from app import main; main()", *args],
             cwd=workdir,
             env=env,
             stdout=subprocess.PIPE,

@@ -1,4 +1,4 @@
-"""More ways to get `smith` wrong, through the same entry point (`run_guarded(app)`) inside the test process.
+"""More ways to get `smith` wrong, through the same entry point (`run_guarded`) inside the test process.
 
 test_cli.py proves the real process boundary once per kind of mistake; each command imports the whole
 engine, so the many variants of those mistakes run here, where they cost milliseconds.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from smith.cli import app, context
+from smith.cli import commands, context
 from smith.cli.errors import run_guarded
 from tests.conftest import DEMO_DATA
 from tests.gradecore.docs import demo_doc
@@ -46,7 +46,7 @@ class Smith:
         if stdin is not None:
             self._monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
         self._capsys.readouterr()
-        code = run_guarded(app)
+        code = run_guarded(commands)
         captured = self._capsys.readouterr()
         return Result(code, captured.out, captured.err)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from smith.listening.identity import DirectoryUnavailable, SlackDirectory, SlackProfile
-from smith.slack_app import build_read_client
+from smith.wiring import build_read_client
 from tests.fakes.slack_api import FakeSlack
 from tests.fakes.slack_state import User
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from smith import texts
+from blocks import texts
 from smith.listening.link_command import LinkRequest, UnclearLink, parse_link_text
 from smith.manifest import build_manifest
 

@@ -6,9 +6,8 @@ import json
 
 import pytest
 
+from blocks.correction import CorrectedItem, build_correction_view
 from gradecore.contract import MAX_ID_CHARS
-from smith.acts import Target
-from smith.listening.modal import build_correction_view
 from tests.gradecore.rows import machine_grade
 
 SLACK_MAX_PRIVATE_METADATA = 3_000
@@ -17,10 +16,10 @@ SLACK_MAX_PRIVATE_METADATA = 3_000
 @pytest.mark.parametrize("character", ["😀", "\x01", '"', "é"])
 def test_the_longest_ids_fit_and_read_back(character: str) -> None:
     longest = character * MAX_ID_CHARS
-    target = Target("turn", longest, longest, longest)
+    item = CorrectedItem(longest, longest, longest, channel="C0APT1", message_ts="1764540000.000100")
     grade = machine_grade(longest, longest, property_id=longest)
 
-    view = build_correction_view(target, grade, [], channel="C0APT1", message_ts="1764540000.000100")
+    view = build_correction_view(item, grade, [])
 
     metadata = view.private_metadata
     assert metadata is not None and len(metadata) <= SLACK_MAX_PRIVATE_METADATA

@@ -2,8 +2,8 @@
 
 The texts are plain words for property staff: no scores, no internal ids, no engine vocabulary. They
 return plain strings; the Block Kit builders (`blocks/`) escape them and add the mrkdwn emphasis, so a
-text here never has to think about Slack markup. `smith/texts_es.py` is the same deck in Spanish
-(`smith/copydeck.py` picks one by the property's locale); the operational texts at the end (ops
+text here never has to think about Slack markup. `blocks/texts_es.py` is the same deck in Spanish
+(`blocks/copydeck.py` picks one by the property's locale); the operational texts at the end (ops
 notices, `/smith`) are for the team running Smith and exist in English only.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from datetime import date
 from typing import TypeVar
 
-from smith import locales
-from smith.locales import SentenceFacts
+from blocks import locales
+from blocks.locales import SentenceFacts
 
 LOCALE = "en"
 _CHANNELS = {"email": "Email", "sms": "SMS", "voice": "Voice"}

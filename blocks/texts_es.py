@@ -1,4 +1,4 @@
-"""The Spanish copy deck: the same texts as `smith/texts.py`, for properties whose locale is `es`.
+"""The Spanish copy deck: the same texts as `blocks/texts.py`, for properties whose locale is `es`.
 
 Level words (PASS, REPAIR, HOLD, BLOCK) stay as they are: they are the vocabulary people write back
 ("Debería ser PASS — …"). Check sentences are rewritten here from the failure's evidence; a check this
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from smith import locales
-from smith.locales import SentenceFacts
+from blocks import locales
+from blocks.locales import SentenceFacts
 
 LOCALE = "es"
 

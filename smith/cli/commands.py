@@ -1,4 +1,5 @@
-"""The command tree: each group lives in its own module and is attached here."""
+"""The command tree: each group lives in its own module and is attached here. `serve`, which runs the
+wired application, is attached by `app.main`, the console script, above it (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from cerebrus.version import ENGINE_VERSION
 from gradecore.contract import conversation_schema
 from smith.cli import db, ingest, jobs, outbox, properties, rules, run, slack, tickets, users
 
-app = typer.Typer(
+commands = typer.Typer(
     name="smith",
     help="Agent Smith: grades Clara's conversations and brings the flagged ones to Slack.",
     no_args_is_help=True,
@@ -27,7 +28,7 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@commands.callback()
 def main(
     version: Annotated[
         bool,
@@ -37,26 +38,25 @@ def main(
     """Agent Smith: grades Clara's conversations and brings the flagged ones to Slack."""
 
 
-app.add_typer(db.app, name="db")
-app.add_typer(users.app, name="users")
-app.add_typer(properties.app, name="properties")
-app.command("ingest")(ingest.ingest)
-app.command("demo")(run.demo)
-app.command("grade")(run.grade)
-app.command("serve")(run.serve)
-app.command("outbox")(outbox.outbox)
-app.command("manifest")(slack.manifest)
-app.command("tally")(jobs.tally)
-app.command("sweep")(jobs.sweep)
-app.command("tickets")(tickets.tickets)
-app.add_typer(jobs.fixtures_app, name="fixtures")
-app.add_typer(rules.app, name="rules")
-app.command("regrade")(rules.regrade)
-app.command("agreement")(slack.agreement)
+commands.add_typer(db.app, name="db")
+commands.add_typer(users.app, name="users")
+commands.add_typer(properties.app, name="properties")
+commands.command("ingest")(ingest.ingest)
+commands.command("demo")(run.demo)
+commands.command("grade")(run.grade)
+commands.command("outbox")(outbox.outbox)
+commands.command("manifest")(slack.manifest)
+commands.command("tally")(jobs.tally)
+commands.command("sweep")(jobs.sweep)
+commands.command("tickets")(tickets.tickets)
+commands.add_typer(jobs.fixtures_app, name="fixtures")
+commands.add_typer(rules.app, name="rules")
+commands.command("regrade")(rules.regrade)
+commands.command("agreement")(slack.agreement)
 users.app.command("link")(slack.link)
 
 
-@app.command()
+@commands.command()
 def schema() -> None:
     """Print the JSON Schema of the input contract (smith.conversation/v1)."""
     typer.echo(json.dumps(conversation_schema(), indent=2))

@@ -1,8 +1,7 @@
-"""The Bolt app: signed requests in at `/slack/events` (or Socket Mode), listeners from `handlers/`.
+"""The Bolt app: signed requests in at `/slack/events` (or Socket Mode), answered by the listeners here.
 
-Its client reads with slack_sdk's rate-limit retry handler (users.info, views.open, auth.test); posting
-never goes through it — the outbox relay has its own client that retries nothing blindly.
-What each request is answered, and why: docs/slack-endpoint.md.
+Its client is the bot's reading client (`smith.wiring.build_read_client`); posting never goes through
+it. What each request is answered, and why: docs/slack-endpoint.md.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.response import BoltResponse
-from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -30,17 +28,6 @@ from smith.web.slack_verify import SlackSignature
 
 log = logging.getLogger(__name__)
 EVENTS_PATH = "/slack/events"
-
-
-def build_read_client(token: str, *, base_url: str | None) -> AsyncWebClient:
-    kwargs: dict[str, object] = {
-        "token": token,
-        "timeout": 10,
-        "retry_handlers": [AsyncRateLimitErrorRetryHandler(max_retry_count=2)],
-    }
-    if base_url:
-        kwargs["base_url"] = base_url if base_url.endswith("/") else base_url + "/"
-    return AsyncWebClient(**kwargs)  # type: ignore[arg-type]
 
 
 # What Bolt's constructor falls back to reading from the process environment when it is not given it.

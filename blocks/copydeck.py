@@ -1,6 +1,6 @@
 """One copy deck per language, chosen by the property's locale: `deck_for("es")` is the Spanish deck.
 
-A deck is a module (`smith/texts.py`, `smith/texts_es.py`); `CopyDeck` is what every deck must offer,
+A deck is a module (`blocks/texts.py`, `blocks/texts_es.py`); `CopyDeck` is what every deck must offer,
 so mypy refuses a deck that lacks a text the Slack surface shows (posts, ephemerals, the modal, the
 Home tab).
 """
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Protocol
 
-from smith import locales, texts, texts_es
-from smith.locales import SentenceFacts
+from blocks import locales, texts, texts_es
+from blocks.locales import SentenceFacts
 
 
 class CopyDeck(Protocol):
