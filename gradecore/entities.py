@@ -100,6 +100,9 @@ class MachineGrade(SQLModel, table=True):
     __table_args__ = (
         Index("ix_machine_grades_property_created", "property_id", "created_at"),
         Index("ix_machine_grades_item", "item_type", "item_ref", "created_at"),
+        # The window reads of docs/query-plans.md: one property's, or every property's, grades of a kind.
+        Index("ix_machine_grades_property_type_created", "property_id", "item_type", "created_at"),
+        Index("ix_machine_grades_type_created", "item_type", "created_at"),
     )
 
     id: str = Field(primary_key=True, max_length=36)
@@ -127,6 +130,8 @@ class GradeVerdict(SQLModel, table=True):
         Index("ix_grade_verdicts_created", "created_at"),
         Index("ix_grade_verdicts_item", "item_type", "item_ref", "grader_user_id"),
         Index("ix_grade_verdicts_property_created", "property_id", "created_at"),
+        Index("ix_grade_verdicts_conversation", "conversation_id"),
+        Index("ix_grade_verdicts_retracts", "retracts_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -168,6 +173,9 @@ class SlackPost(SQLModel, table=True):
         Index("ix_slack_posts_due", "status", "next_attempt_at"),
         Index("ix_slack_posts_channel_ts", "channel", "ts"),
         Index("ix_slack_posts_conversation", "conversation_id", "kind"),
+        # The relay's claim walks each channel's oldest pending posts; listings walk one status by id.
+        Index("ix_slack_posts_status_channel", "status", "channel", "id"),
+        Index("ix_slack_posts_status_id", "status", "id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import exists
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
@@ -77,12 +78,14 @@ class FixturesRepo:
 
     def unswept_verdicts(self, *, after_id: int = 0, limit: int = 500) -> Sequence[GradeVerdict]:
         """Verdicts with a known expected level not yet swept or last failed, by id, after `after_id`."""
-        settled = select(Fixture.verdict_id).where(Fixture.status != FIXTURE_FAILED)
+        # An anti-join probing the ledger's unique verdict_id per verdict, walking verdicts by id from the
+        # cursor (docs/query-plans.md); `NOT IN (subquery)` hashed the whole ledger on every call.
+        settled = exists().where(col(Fixture.verdict_id) == col(GradeVerdict.id), col(Fixture.status) != FIXTURE_FAILED)
         query = (
             select(GradeVerdict)
             .where(
                 col(GradeVerdict.expected_level).is_not(None),
-                col(GradeVerdict.id).not_in(settled),
+                ~settled,
                 col(GradeVerdict.id) > after_id,
             )
             .order_by(col(GradeVerdict.id))

@@ -1,0 +1,266 @@
+"""Counts over a window, computed by the database (docs/query-plans.md).
+
+Every read here is one aggregate statement over an index range that returns a handful of rows: no ORM
+objects, no unbounded `IN (…)` lists, no JSON parsed in Python. "Standing acts" follow the one rule of
+`gradecore.store.verdicts.current_acts` (docs/storage.md: what readers count), written as a window
+function: per (grader, item), retracted acts and retractions drop out, and the latest act stands,
+except that a note (a reply naming no level) stands only where the grader did nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ColumnElement, Select, String, and_, case, cast, exists, func, literal, select
+from sqlalchemy import type_coerce as coerce
+from sqlalchemy.orm import aliased
+from sqlmodel import Session, col
+
+from gradecore.entities import GradeVerdict, MachineGrade
+
+NO_CHECK = "—"  # the `check` of an act whose frozen grade names no headline
+
+
+@dataclass(frozen=True)
+class WindowCounts:
+    """One property's (or every property's) conversations graded in a window, and the acts on them."""
+
+    graded: int = 0
+    passed: int = 0
+    below: int = 0
+    reacted: int = 0  # flagged conversations with at least one standing human act
+    acts: int = 0  # standing acts naming a level
+    agreeing: int = 0  # … whose level is the machine's
+
+    def __add__(self, other: WindowCounts) -> WindowCounts:
+        return WindowCounts(
+            self.graded + other.graded,
+            self.passed + other.passed,
+            self.below + other.below,
+            self.reacted + other.reacted,
+            self.acts + other.acts,
+            self.agreeing + other.agreeing,
+        )
+
+
+@dataclass(frozen=True)
+class StandingSignals:
+    downs: int
+    grader_errors: int
+
+
+def _count_if(condition: ColumnElement[bool]) -> ColumnElement[Any]:
+    return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
+
+
+def _machine_level(verdict: Any) -> ColumnElement[str]:
+    return coerce(verdict.machine_grade_at_time, JSON)["level"].as_string()
+
+
+def _standing_rank(verdict: Any) -> ColumnElement[int]:
+    """1 for the act that stands in its (grader, item): latest, a note only when nothing else is there."""
+    is_note = case((and_(verdict.signal == "correction", verdict.expected_level.is_(None)), 1), else_=0)
+    return func.row_number().over(
+        partition_by=(verdict.grader_user_id, verdict.item_type, verdict.item_ref),
+        order_by=(is_note.asc(), verdict.created_at.desc(), verdict.id.desc()),
+    )
+
+
+class WindowsRepo:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def _all(self, query: Select[Any]) -> list[Any]:
+        return list(self._session.connection().execute(query).all())
+
+    # --- grades and the acts on them ------------------------------------------------------------------
+
+    def _latest_conversation_grades(
+        self, property_ids: Iterable[str] | None, start: datetime, end: datetime
+    ) -> Any:
+        """Each conversation's latest conversation grade in [start, end): an index range per property."""
+        grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
+        rank = func.row_number().over(
+            partition_by=grade.conversation_id, order_by=(grade.created_at.desc(), grade.id.desc())
+        )
+        ranked = select(grade.conversation_id, grade.property_id, grade.level, rank.label("rank")).where(
+            grade.item_type == "conversation", grade.created_at >= start, grade.created_at < end
+        )
+        if property_ids is not None:
+            # Bounded by the number of properties (a channel's, or the whole list): never by conversations.
+            ranked = ranked.where(grade.property_id.in_(sorted(set(property_ids))))
+        inner = ranked.subquery("ranked_grades")
+        return (
+            select(inner.c.conversation_id, inner.c.property_id, inner.c.level)
+            .where(inner.c.rank == 1)
+            .subquery("latest_grades")
+        )
+
+    def window_counts(
+        self, property_ids: Iterable[str] | None, start: datetime, end: datetime
+    ) -> dict[str, WindowCounts]:
+        """Per property: conversations graded in [start, end) at their latest grade, and the standing
+        acts (of any time) on those conversations. `None` means every property. Two statements."""
+        latest = self._latest_conversation_grades(property_ids, start, end)
+        graded = select(
+            latest.c.property_id, func.count(), _count_if(latest.c.level == "pass")
+        ).group_by(latest.c.property_id)
+        found = {prop: [int(total), int(passed)] for prop, total, passed in self._all(graded)}
+
+        verdict = GradeVerdict.__table__.c  # type: ignore[attr-defined]
+        retraction = aliased(GradeVerdict.__table__)  # type: ignore[attr-defined]
+        retracted = exists().where(retraction.c.retracts_id == verdict.id, retraction.c.signal == "retraction")
+        ranked = (
+            select(
+                latest.c.property_id,
+                latest.c.conversation_id,
+                latest.c.level.label("grade_level"),
+                verdict.expected_level,
+                _machine_level(verdict).label("machine_level"),
+                _standing_rank(verdict).label("rank"),
+            )
+            .join(latest, latest.c.conversation_id == verdict.conversation_id)
+            .where(verdict.signal != "retraction", ~retracted)
+            .subquery("ranked_acts")
+        )
+        judged = ranked.c.expected_level.is_not(None)
+        acted = (
+            select(
+                ranked.c.property_id,
+                func.count(
+                    func.distinct(case((ranked.c.grade_level != "pass", ranked.c.conversation_id), else_=None))
+                ),
+                _count_if(judged),
+                _count_if(and_(judged, ranked.c.expected_level == ranked.c.machine_level)),
+            )
+            .where(ranked.c.rank == 1)
+            .group_by(ranked.c.property_id)
+        )
+        acts = {prop: (int(r), int(a), int(g)) for prop, r, a, g in self._all(acted)}
+        counts: dict[str, WindowCounts] = {}
+        for prop, (total, passed) in found.items():
+            reacted, judged_acts, agreeing = acts.get(prop, (0, 0, 0))
+            counts[prop] = WindowCounts(total, passed, total - passed, reacted, judged_acts, agreeing)
+        return counts
+
+    def any_flagged(self, property_id: str, start: datetime, end: datetime) -> bool:
+        """Did any conversation grade of the property in [start, end) fall below pass?"""
+        grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
+        query = (
+            select(literal(1))
+            .where(
+                grade.property_id == property_id,
+                grade.item_type == "conversation",
+                grade.created_at >= start,
+                grade.created_at < end,
+                grade.level != "pass",
+            )
+            .limit(1)
+        )
+        return self._session.connection().execute(query).first() is not None
+
+    def latest_act_at(self, property_id: str, *, before: datetime) -> datetime | None:
+        """When the property's most recent act before `before` was made (one index probe)."""
+        query = (
+            select(col(GradeVerdict.created_at))
+            .where(col(GradeVerdict.property_id) == property_id, col(GradeVerdict.created_at) < before)
+            .order_by(col(GradeVerdict.created_at).desc())
+            .limit(1)
+        )
+        found: datetime | None = self._session.connection().execute(query).scalar()
+        return found
+
+    # --- standing acts of a time window -----------------------------------------------------------
+
+    def _standing_in(self, start: datetime, end: datetime, *columns: Any) -> Any:
+        """The acts made in [start, end) that stand, judged as of `end` (a retraction after it is unseen)."""
+        verdict = GradeVerdict.__table__.c  # type: ignore[attr-defined]
+        retraction = aliased(GradeVerdict.__table__)  # type: ignore[attr-defined]
+        retracted = exists().where(
+            retraction.c.retracts_id == verdict.id,
+            retraction.c.signal == "retraction",
+            retraction.c.created_at >= start,
+            retraction.c.created_at < end,
+        )
+        ranked = (
+            select(*(column(verdict) for column in columns), _standing_rank(verdict).label("rank"))
+            .where(verdict.created_at >= start, verdict.created_at < end)
+            .where(verdict.signal != "retraction", ~retracted)
+            .subquery("standing")
+        )
+        return ranked
+
+    def standing_signals(self, start: datetime, end: datetime) -> StandingSignals:
+        """How many standing acts of [start, end) are 👎, and how many blame the grader."""
+        standing = self._standing_in(
+            start, end, lambda v: v.signal.label("signal"), lambda v: v.error_class.label("error_class")
+        )
+        query = select(_count_if(standing.c.signal == "down"), _count_if(standing.c.error_class == "grader"))
+        downs, grader_errors = self._session.connection().execute(query.where(standing.c.rank == 1)).one()
+        return StandingSignals(int(downs), int(grader_errors))
+
+    def agreement_counts(self, start: datetime, end: datetime, by: str) -> list[tuple[str, str, str, int]]:
+        """(group, expected level, machine level, acts) over the standing acts of [start, end) that name a
+        level; `by` is `grader` (the user id, as text), `check` (the frozen headline) or `property`."""
+        keys = {
+            "grader": lambda v: cast(v.grader_user_id, String).label("key"),
+            "check": lambda v: func.coalesce(
+                func.nullif(coerce(v.machine_grade_at_time, JSON)["headline"].as_string(), ""), NO_CHECK
+            ).label("key"),
+            "property": lambda v: v.property_id.label("key"),
+        }
+        standing = self._standing_in(
+            start,
+            end,
+            keys[by],
+            lambda v: v.expected_level.label("expected"),
+            lambda v: _machine_level(v).label("machine"),
+        )
+        query = (
+            select(standing.c.key, standing.c.expected, standing.c.machine, func.count())
+            .where(standing.c.rank == 1, standing.c.expected.is_not(None), standing.c.machine.is_not(None))
+            .group_by(standing.c.key, standing.c.expected, standing.c.machine)
+        )
+        return [(str(k), str(e), str(m), int(n)) for k, e, m, n in self._all(query)]
+
+    # --- what the dimensions say ------------------------------------------------------------------
+
+    def failed_checks(self, start: datetime, end: datetime) -> set[str]:
+        """The checks with a failing dimension in any grade made in [start, end)."""
+        grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
+        postgres = self._session.get_bind().dialect.name == "postgresql"
+        elements = (func.json_array_elements if postgres else func.json_each)(grade.dimensions)
+        element = elements.table_valued("value").alias("dimension")
+        value = coerce(element.c.value, JSON)
+        query = (
+            select(value["check"].as_string())
+            .select_from(MachineGrade.__table__)  # type: ignore[attr-defined]
+            .join(element, literal(True))
+            .where(
+                grade.created_at >= start,
+                grade.created_at < end,
+                # Only a grade whose JSON text says "fail" somewhere is parsed (the serialiser never
+                # escapes plain ASCII, so a failing dimension always contains it).
+                cast(grade.dimensions, String).like('%"fail"%'),
+                value["outcome"].as_string() == "fail",
+            )
+            .distinct()
+        )
+        return {str(check) for (check,) in self._all(query) if check is not None}
+
+    def dimensions_mentioning(
+        self, item_type: str, start: datetime, end: datetime, needle: str
+    ) -> list[list[dict[str, Any]]]:
+        """The dimensions of the grades of a kind made in [start, end) whose JSON contains `needle` (plain
+        ASCII, so its serialised form is itself): the few a reader must look into, not the whole window."""
+        grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
+        query = select(grade.dimensions).where(
+            grade.item_type == item_type,
+            grade.created_at >= start,
+            grade.created_at < end,
+            cast(grade.dimensions, String).contains(needle, autoescape=True),
+        )
+        return [row[0] for row in self._all(query)]
