@@ -73,8 +73,10 @@ def open_scale_database(database_url: str, *, rebuild: bool = False) -> ScaleDat
         connection.execute(text(f"CREATE SCHEMA {schema}"))
     root.dispose()
     started = time.perf_counter()
-    engine = create_db_engine(url)
-    upgrade(engine)
+    migrating = create_db_engine(url)
+    upgrade(migrating)
+    migrating.dispose()
+    engine = create_engine(url)  # without the application's statement timeout: one INSERT takes minutes
     _fill(engine)
     engine.dispose()
     return ScaleDatabase(url, schema, time.perf_counter() - started)
