@@ -63,7 +63,10 @@ def open_scale_database(database_url: str, *, rebuild: bool = False) -> ScaleDat
     root = create_engine(database_url, isolation_level="AUTOCOMMIT")
     with root.connect() as connection:
         done = connection.execute(
-            text("SELECT 1 FROM information_schema.tables WHERE table_schema = :s AND table_name = 'bench_built'"),
+            text(
+                "SELECT 1 FROM information_schema.tables"
+                " WHERE table_schema = :s AND table_name = 'bench_built'"
+            ),
             {"s": schema},
         ).first()
         if done is not None and not rebuild:
@@ -93,25 +96,33 @@ def real_grade_templates(conversations: int = 400) -> tuple[list[dict[str, objec
             ingestor.ingest(parse_conversation(raw))
         columns = "item_type, source, rubric_version, level, headline, reason, owner, dimensions, citations"
         with engine.connect() as connection:
-            rows = [dict(row._mapping) for row in connection.execute(text(f"SELECT {columns} FROM machine_grades"))]
+            rows = [
+                dict(row._mapping)
+                for row in connection.execute(text(f"SELECT {columns} FROM machine_grades"))
+            ]
         engine.dispose()
     for row in rows:
         for name in ("dimensions", "citations"):
             value = row[name]
             row[name] = value if isinstance(value, str) else json.dumps(value)
-    return [r for r in rows if r["item_type"] == "conversation"], [r for r in rows if r["item_type"] == "turn"]
+    return [r for r in rows if r["item_type"] == "conversation"], [
+        r for r in rows if r["item_type"] == "turn"
+    ]
 
 
 def _fill(engine: Engine) -> None:
     conversation_templates, turn_templates = real_grade_templates()
     with engine.begin() as connection:
         run = connection.execute
-        run(text("CREATE TABLE bench_conversation_tpl (k int PRIMARY KEY, level text, headline text, reason text, owner text, source text, rubric_version text, dimensions json, citations json)"))
-        run(text("CREATE TABLE bench_turn_tpl (k int PRIMARY KEY, level text, headline text, reason text, owner text, source text, rubric_version text, dimensions json, citations json)"))
-        for table, templates in (("bench_conversation_tpl", conversation_templates), ("bench_turn_tpl", turn_templates)):
+        for table, templates in (
+            ("bench_conversation_tpl", conversation_templates),
+            ("bench_turn_tpl", turn_templates),
+        ):
+            run(text(f"CREATE TABLE {table} (k int PRIMARY KEY, {_TEMPLATE_COLUMNS})"))
             run(
                 text(
-                    f"INSERT INTO {table} VALUES (:k, :level, :headline, :reason, :owner, :source, :rubric_version, CAST(:dimensions AS json), CAST(:citations AS json))"
+                    f"INSERT INTO {table} VALUES (:k, :level, :headline, :reason, :owner, :source,"
+                    " :rubric_version, CAST(:dimensions AS json), CAST(:citations AS json))"
                 ),
                 [dict(template, k=k) for k, template in enumerate(templates)],
             )
@@ -136,6 +147,11 @@ def _fill(engine: Engine) -> None:
         connection.execute(text("VACUUM ANALYZE"))
 
 
+_TEMPLATE_COLUMNS = (
+    "level text, headline text, reason text, owner text, source text, rubric_version text,"
+    " dimensions json, citations json"
+)
+
 # A conversation i: its property (one in twenty goes to the busy property p000), when it was graded
 # (spread evenly over the year, at a pseudo-random second), and its templates.
 _CONVERSATIONS = """
@@ -143,7 +159,8 @@ CREATE TABLE bench_conversations AS
 SELECT i,
        'c' || lpad(i::text, 7, '0') AS conversation_id,
        'p' || lpad((CASE WHEN i % 20 = 0 THEN 0 ELSE (i * 7919) % :props END)::text, 3, '0') AS property_id,
-       CAST(:start AS timestamptz) + make_interval(secs => (i::bigint * :span) / :n + (i * 37) % 600) AS graded_at
+       CAST(:start AS timestamptz) + make_interval(secs => (i::bigint * :span) / :n
+           + (i * 37) % 600) AS graded_at
 FROM generate_series(0, :n - 1) AS i
 """
 
@@ -154,7 +171,8 @@ _STATEMENTS: tuple[str, ...] = (
     INSERT INTO properties (id, name, timezone, locale, slack_channel_id, created_at, updated_at)
     SELECT 'p' || lpad(p::text, 3, '0'), 'Property ' || p,
            (ARRAY{list(ZONES)!r})[1 + p % {len(ZONES)}], CASE WHEN p % 4 = 0 THEN 'es' ELSE 'en' END,
-           'C' || lpad(p::text, 8, '0'), CAST(:start AS timestamptz) - interval '30 days', CAST(:start AS timestamptz)
+           'C' || lpad(p::text, 8, '0'), CAST(:start AS timestamptz) - interval '30 days',
+               CAST(:start AS timestamptz)
     FROM generate_series(0, :props - 1) AS p
     """,
     """
@@ -163,17 +181,22 @@ _STATEMENTS: tuple[str, ...] = (
     FROM generate_series(1, :graders) AS g
     """,
     """
-    INSERT INTO conversation_records (conversation_id, property_id, content_hash, document, received_at, settled_at)
-    SELECT conversation_id, property_id, md5(conversation_id), json_build_object('conversation_id', conversation_id),
+    INSERT INTO conversation_records (conversation_id, property_id, content_hash, document,
+        received_at, settled_at)
+    SELECT conversation_id, property_id, md5(conversation_id), json_build_object('conversation_id',
+        conversation_id),
            graded_at, graded_at
     FROM bench_conversations
     """,
     # Conversation grades: one each, and a second (one hour later, another template) for one in 50.
     """
     INSERT INTO machine_grades (id, item_type, item_ref, conversation_id, turn_id, property_id, source,
-        rubric_version, content_hash, level, headline, reason, owner, dimensions, citations, usage, created_at)
-    SELECT md5(c.conversation_id || ':' || r)::uuid::text, 'conversation', c.conversation_id, c.conversation_id, NULL,
-           c.property_id, t.source, t.rubric_version, md5(c.conversation_id || r), t.level, t.headline, t.reason,
+        rubric_version, content_hash, level, headline, reason, owner, dimensions, citations, usage,
+            created_at)
+    SELECT md5(c.conversation_id || ':' || r)::uuid::text, 'conversation', c.conversation_id,
+        c.conversation_id, NULL,
+           c.property_id, t.source, t.rubric_version, md5(c.conversation_id || r), t.level,
+               t.headline, t.reason,
            t.owner, t.dimensions, t.citations, NULL, c.graded_at + make_interval(hours => r)
     FROM bench_conversations c
     CROSS JOIN generate_series(0, 1) AS r
@@ -182,9 +205,11 @@ _STATEMENTS: tuple[str, ...] = (
     """,
     """
     INSERT INTO machine_grades (id, item_type, item_ref, conversation_id, turn_id, property_id, source,
-        rubric_version, content_hash, level, headline, reason, owner, dimensions, citations, usage, created_at)
-    SELECT md5(c.conversation_id || ':t' || n)::uuid::text, 'turn', c.conversation_id || '/t' || n,
-           c.conversation_id, 't' || n, c.property_id, t.source, t.rubric_version, md5(c.conversation_id || 't' || n),
+        rubric_version, content_hash, level, headline, reason, owner, dimensions, citations, usage,
+            created_at)
+    SELECT md5(c.conversation_id || ':' || 't' || n)::uuid::text, 'turn', c.conversation_id || '/t' || n,
+           c.conversation_id, 't' || n, c.property_id, t.source, t.rubric_version,
+               md5(c.conversation_id || 't' || n),
            t.level, t.headline, t.reason, t.owner, t.dimensions, t.citations, NULL, c.graded_at
     FROM bench_conversations c
     CROSS JOIN generate_series(1, :turns) AS n
@@ -204,7 +229,8 @@ _STATEMENTS: tuple[str, ...] = (
     """,
     """
     INSERT INTO grade_verdicts (grader_user_id, item_type, item_ref, conversation_id, turn_id, property_id,
-        signal, expected_level, note, principles, error_class, machine_grade_id, machine_grade_at_time, origin,
+        signal, expected_level, note, principles, error_class, machine_grade_id,
+            machine_grade_at_time, origin,
         retracts_id, act_key, slack_channel, slack_ts, slack_event_id, created_at)
     SELECT a.grader, g.item_type, g.item_ref, a.conversation_id, a.turn_id, a.property_id,
            CASE WHEN a.kind = 'note' THEN 'correction' ELSE a.kind END,
@@ -215,28 +241,32 @@ _STATEMENTS: tuple[str, ...] = (
            CASE a.kind WHEN 'up' THEN 'clara' WHEN 'down' THEN 'grader'
                        WHEN 'correction' THEN (ARRAY['grader','ours','clara'])[1 + a.a % 3] END,
            g.id,
-           json_build_object('id', g.id, 'level', g.level, 'source', g.source, 'rubric_version', g.rubric_version,
+           json_build_object('id', g.id, 'level', g.level, 'source', g.source, 'rubric_version',
+               g.rubric_version,
                              'headline', g.headline, 'owner', g.owner),
            'slack_reaction', NULL, 'bench:act:' || a.a, NULL, NULL, NULL, a.acted_at
     FROM bench_acts a
-    JOIN machine_grades g ON g.id = CASE WHEN a.turn_id IS NULL THEN md5(a.conversation_id || ':0')::uuid::text
-                                          ELSE md5(a.conversation_id || ':' || a.turn_id)::uuid::text END
+    JOIN machine_grades g
+      ON g.id = CASE WHEN a.turn_id IS NULL THEN md5(a.conversation_id || ':' || '0')::uuid::text
+                     ELSE md5(a.conversation_id || ':' || a.turn_id)::uuid::text END
     ORDER BY a.acted_at, a.a
     """,
     # One act in 25 taken back ten minutes later (a removed reaction).
     """
     INSERT INTO grade_verdicts (grader_user_id, item_type, item_ref, conversation_id, turn_id, property_id,
-        signal, expected_level, note, principles, error_class, machine_grade_id, machine_grade_at_time, origin,
+        signal, expected_level, note, principles, error_class, machine_grade_id,
+            machine_grade_at_time, origin,
         retracts_id, act_key, created_at)
     SELECT v.grader_user_id, v.item_type, v.item_ref, v.conversation_id, v.turn_id, v.property_id,
            'retraction', NULL, NULL, CAST('[]' AS json), NULL, v.machine_grade_id, v.machine_grade_at_time,
-           v.origin, v.id, v.act_key || ':removed', v.created_at + interval '10 minutes'
+           v.origin, v.id, v.act_key || ':' || 'removed', v.created_at + interval '10 minutes'
     FROM grade_verdicts v WHERE v.id % 25 = 0
     """,
     # The sweep's ledger: every act naming a level has its fixture, except the last day's.
     """
     INSERT INTO fixtures (verdict_id, kind, path, content_hash, status, detail, attempts, created_at)
-    SELECT v.id, COALESCE(v.error_class, 'grader'), 'fixtures/' || v.id || '.json', md5(v.id::text), 'written',
+    SELECT v.id, COALESCE(v.error_class, 'grader'), 'fixtures/' || v.id || '.json',
+        md5(v.id::text), 'written',
            NULL, 0, v.created_at + interval '1 day'
     FROM grade_verdicts v
     WHERE v.expected_level IS NOT NULL
@@ -245,7 +275,8 @@ _STATEMENTS: tuple[str, ...] = (
     # Posts: a parent per conversation in four, a reply per turn of it, all delivered long ago.
     """
     INSERT INTO slack_posts (kind, operation, idempotency_key, property_id, conversation_id, turn_id,
-        machine_grade_id, channel, parent_post_id, thread_ts, payload, status, attempts, last_error, ambiguous,
+        machine_grade_id, channel, parent_post_id, thread_ts, payload, status, attempts,
+            last_error, ambiguous,
         lookups_failed, lease_owner, lease_until, ts, next_attempt_at, created_at, updated_at)
     SELECT CASE WHEN n = 0 THEN 'conversation' ELSE 'turn' END, 'post',
            'bench:' || c.conversation_id || ':' || n, c.property_id, c.conversation_id,

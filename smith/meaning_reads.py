@@ -1,4 +1,4 @@
-"""Reads of what human verdicts mean (docs/verdicts.md): the standing acts of a window, as agreement counts."""
+"""Reads of what human verdicts mean (docs/verdicts.md): a window's standing acts, as agreement counts."""
 
 from __future__ import annotations
 

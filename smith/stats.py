@@ -36,7 +36,9 @@ _FIELDS = ("graded", "passed", "below", "reacted", "acts", "agreeing")
 
 
 def _stats(counts: WindowCounts) -> WindowStats:
-    return WindowStats(counts.graded, counts.passed, counts.below, counts.reacted, counts.acts, counts.agreeing)
+    return WindowStats(
+        counts.graded, counts.passed, counts.below, counts.reacted, counts.acts, counts.agreeing
+    )
 
 
 def window_stats(unit: Unit, property_ids: Iterable[str], start: datetime, end: datetime) -> WindowStats:

@@ -80,7 +80,9 @@ class FixturesRepo:
         """Verdicts with a known expected level not yet swept or last failed, by id, after `after_id`."""
         # An anti-join probing the ledger's unique verdict_id per verdict, walking verdicts by id from the
         # cursor (docs/query-plans.md); `NOT IN (subquery)` hashed the whole ledger on every call.
-        settled = exists().where(col(Fixture.verdict_id) == col(GradeVerdict.id), col(Fixture.status) != FIXTURE_FAILED)
+        settled = exists().where(
+            col(Fixture.verdict_id) == col(GradeVerdict.id), col(Fixture.status) != FIXTURE_FAILED
+        )
         query = (
             select(GradeVerdict)
             .where(

@@ -57,7 +57,8 @@ def _count_if(condition: ColumnElement[bool]) -> ColumnElement[Any]:
 
 
 def _machine_level(verdict: Any) -> ColumnElement[str]:
-    return coerce(verdict.machine_grade_at_time, JSON)["level"].as_string()
+    level: ColumnElement[str] = coerce(verdict.machine_grade_at_time, JSON)["level"].as_string()
+    return level
 
 
 def _standing_rank(verdict: Any) -> ColumnElement[int]:
@@ -105,14 +106,16 @@ class WindowsRepo:
         """Per property: conversations graded in [start, end) at their latest grade, and the standing
         acts (of any time) on those conversations. `None` means every property. Two statements."""
         latest = self._latest_conversation_grades(property_ids, start, end)
-        graded = select(
-            latest.c.property_id, func.count(), _count_if(latest.c.level == "pass")
-        ).group_by(latest.c.property_id)
+        graded = select(latest.c.property_id, func.count(), _count_if(latest.c.level == "pass")).group_by(
+            latest.c.property_id
+        )
         found = {prop: [int(total), int(passed)] for prop, total, passed in self._all(graded)}
 
         verdict = GradeVerdict.__table__.c  # type: ignore[attr-defined]
         retraction = aliased(GradeVerdict.__table__)  # type: ignore[attr-defined]
-        retracted = exists().where(retraction.c.retracts_id == verdict.id, retraction.c.signal == "retraction")
+        retracted = exists().where(
+            retraction.c.retracts_id == verdict.id, retraction.c.signal == "retraction"
+        )
         ranked = (
             select(
                 latest.c.property_id,
@@ -127,12 +130,11 @@ class WindowsRepo:
             .subquery("ranked_acts")
         )
         judged = ranked.c.expected_level.is_not(None)
+        flagged = ranked.c.grade_level != "pass"
         acted = (
             select(
                 ranked.c.property_id,
-                func.count(
-                    func.distinct(case((ranked.c.grade_level != "pass", ranked.c.conversation_id), else_=None))
-                ),
+                func.count(func.distinct(case((flagged, ranked.c.conversation_id), else_=None))),
                 _count_if(judged),
                 _count_if(and_(judged, ranked.c.expected_level == ranked.c.machine_level)),
             )

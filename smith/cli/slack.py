@@ -63,7 +63,7 @@ def agreement(
         for row in agreement_table_from_counts(groups)
     ]
     every: Counter[LevelPair] = sum(groups.values(), Counter())
-    [overall] = agreement_table_from_counts({"all": every}) or [None]
+    overall = next(iter(agreement_table_from_counts({"all": every})), None)
     total: dict[str, Any] = {
         by: "all",
         "acts": 0 if overall is None else overall.n,

@@ -34,7 +34,9 @@ async def test_agreement_counts_pair_each_standing_act_with_the_machine_level_it
     async with running_scene(engine) as scene:
         await _graded_by_people(scene)
         with scene.store.unit() as unit:
-            groups = agreement_counts(unit, utcnow() - timedelta(days=1), utcnow() + timedelta(minutes=1), "grader")
+            groups = agreement_counts(
+                unit, utcnow() - timedelta(days=1), utcnow() + timedelta(minutes=1), "grader"
+            )
 
         acts = [
             (grader, expected, machine)
