@@ -25,7 +25,7 @@ from gradecore.db import create_db_engine, upgrade
 from gradecore.store import Store
 from smith.ingest import Ingestor
 
-VERSION = "scale_v1"  # the schema's name: change it when the data below changes
+VERSION = "scale_v2"  # the schema's name: change it when the data below changes
 PROPERTIES = 200
 DAYS = 365
 CONVERSATIONS = 250_000

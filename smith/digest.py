@@ -52,7 +52,7 @@ def recovered_tool_errors(unit: Unit, start: datetime, end: datetime) -> int:
     turn passed, so only this count shows an integration failing now and then."""
     return sum(
         _recovered_in(dimension)
-        for dimensions in unit.windows.dimensions_mentioning("turn", start, end, RECOVERED_ENTRY)
+        for dimensions in unit.windows.recovered_tool_error_dimensions(start, end)
         for dimension in dimensions
         if dimension.get("check") == "tools_succeeded"
     )

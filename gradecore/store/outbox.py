@@ -116,10 +116,16 @@ class OutboxRepo:
             query = query.where(SlackPost.status == status)
         return self._session.exec(query.order_by(col(SlackPost.id).desc()).limit(limit)).all()
 
-    def counts(self) -> dict[str, int]:
-        rows = self._session.exec(select(SlackPost.status, func.count()).group_by(SlackPost.status)).all()
-        counts = dict.fromkeys(STATUSES, 0)
-        counts.update({status: int(count) for status, count in rows})
+    def counts(self, *, up_to: int | None = None) -> dict[str, int]:
+        """Posts per status. With `up_to`, a status is counted no further than `up_to` + 1 (an index range
+        that stops): a year of delivered posts need not be walked to say "more than 10,000"."""
+        counts: dict[str, int] = {}
+        for status in STATUSES:
+            matching = select(col(SlackPost.id)).where(col(SlackPost.status) == status)
+            if up_to is not None:
+                matching = matching.limit(up_to + 1)
+            query = select(func.count()).select_from(matching.subquery())
+            counts[status] = int(self._session.connection().execute(query).scalar_one())
         return counts
 
     def has_deliverable(self, before: datetime) -> bool:
@@ -198,24 +204,24 @@ class OutboxRepo:
         )
         if self._is_postgres():
             candidates = candidates.with_for_update(skip_locked=True)
-        claimed: list[SlackPost] = []
-        for post_id in self._session.exec(candidates).all():
-            statement = (
-                update(SlackPost)
-                .where(
-                    and_(
-                        col(SlackPost.id) == post_id,
-                        col(SlackPost.status) == PENDING,
-                        or_(col(SlackPost.lease_until).is_(None), col(SlackPost.lease_until) < now),
-                    )
-                )
-                .values(lease_owner=owner, lease_until=now + lease)
+        ids = list(self._session.exec(candidates).all())
+        if not ids:
+            return []
+        # One compare-and-set for the batch (at most `limit` ids, just locked above): a post another relay
+        # leased meanwhile is left out, as before.
+        statement = (
+            update(SlackPost)
+            .where(
+                col(SlackPost.id).in_(ids),
+                col(SlackPost.status) == PENDING,
+                or_(col(SlackPost.lease_until).is_(None), col(SlackPost.lease_until) < now),
             )
-            if self._session.exec(statement).rowcount == 1:
-                post = self._session.get(SlackPost, post_id, populate_existing=True)
-                assert post is not None
-                claimed.append(post)
-        return claimed
+            .values(lease_owner=owner, lease_until=now + lease)
+            .returning(SlackPost)
+            .execution_options(synchronize_session=False, populate_existing=True)
+        )
+        claimed = list(self._session.scalars(statement))
+        return sorted(claimed, key=lambda post: post.id or 0)
 
     def _pending_channels(self) -> Any:
         """The distinct channels of pending posts, one index probe each (a recursive skip scan)."""

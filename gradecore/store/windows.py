@@ -14,12 +14,25 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ColumnElement, Select, String, and_, case, cast, exists, func, literal, select
+from sqlalchemy import (
+    JSON,
+    ColumnElement,
+    Select,
+    String,
+    and_,
+    case,
+    cast,
+    exists,
+    func,
+    literal,
+    select,
+    text,
+)
 from sqlalchemy import type_coerce as coerce
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
-from gradecore.entities import GradeVerdict, MachineGrade
+from gradecore.entities import FAILING_DIMENSIONS, RECOVERED_TOOL_ERRORS, GradeVerdict, MachineGrade
 
 NO_CHECK = "—"  # the `check` of an act whose frozen grade names no headline
 
@@ -104,13 +117,17 @@ class WindowsRepo:
         self, property_ids: Iterable[str] | None, start: datetime, end: datetime
     ) -> dict[str, WindowCounts]:
         """Per property: conversations graded in [start, end) at their latest grade, and the standing
-        acts (of any time) on those conversations. `None` means every property. Two statements."""
+        acts (of any time) on those conversations. `None` means every property. One statement."""
         latest = self._latest_conversation_grades(property_ids, start, end)
-        graded = select(latest.c.property_id, func.count(), _count_if(latest.c.level == "pass")).group_by(
-            latest.c.property_id
+        graded = (
+            select(
+                latest.c.property_id,
+                func.count().label("graded"),
+                _count_if(latest.c.level == "pass").label("passed"),
+            )
+            .group_by(latest.c.property_id)
+            .subquery("graded")
         )
-        found = {prop: [int(total), int(passed)] for prop, total, passed in self._all(graded)}
-
         verdict = GradeVerdict.__table__.c  # type: ignore[attr-defined]
         retraction = aliased(GradeVerdict.__table__)  # type: ignore[attr-defined]
         retracted = exists().where(
@@ -134,18 +151,28 @@ class WindowsRepo:
         acted = (
             select(
                 ranked.c.property_id,
-                func.count(func.distinct(case((flagged, ranked.c.conversation_id), else_=None))),
-                _count_if(judged),
-                _count_if(and_(judged, ranked.c.expected_level == ranked.c.machine_level)),
+                func.count(func.distinct(case((flagged, ranked.c.conversation_id), else_=None))).label(
+                    "reacted"
+                ),
+                _count_if(judged).label("acts"),
+                _count_if(and_(judged, ranked.c.expected_level == ranked.c.machine_level)).label("agreeing"),
             )
             .where(ranked.c.rank == 1)
             .group_by(ranked.c.property_id)
+            .subquery("acted")
         )
-        acts = {prop: (int(r), int(a), int(g)) for prop, r, a, g in self._all(acted)}
+        query = select(
+            graded.c.property_id,
+            graded.c.graded,
+            graded.c.passed,
+            func.coalesce(acted.c.reacted, 0),
+            func.coalesce(acted.c.acts, 0),
+            func.coalesce(acted.c.agreeing, 0),
+        ).outerjoin(acted, acted.c.property_id == graded.c.property_id)
         counts: dict[str, WindowCounts] = {}
-        for prop, (total, passed) in found.items():
-            reacted, judged_acts, agreeing = acts.get(prop, (0, 0, 0))
-            counts[prop] = WindowCounts(total, passed, total - passed, reacted, judged_acts, agreeing)
+        for prop, total, passed, reacted, acts, agreeing in self._all(query):
+            total, passed = int(total), int(passed)
+            counts[prop] = WindowCounts(total, passed, total - passed, int(reacted), int(acts), int(agreeing))
         return counts
 
     def any_flagged(self, property_id: str, start: datetime, end: datetime) -> bool:
@@ -245,24 +272,30 @@ class WindowsRepo:
                 grade.created_at >= start,
                 grade.created_at < end,
                 # Only a grade whose JSON text says "fail" somewhere is parsed (the serialiser never
-                # escapes plain ASCII, so a failing dimension always contains it).
-                cast(grade.dimensions, String).like('%"fail"%'),
+                # escapes plain ASCII, so a failing dimension always contains it): a partial index.
+                text(FAILING_DIMENSIONS),
                 value["outcome"].as_string() == "fail",
             )
             .distinct()
         )
         return {str(check) for (check,) in self._all(query) if check is not None}
 
-    def dimensions_mentioning(
-        self, item_type: str, start: datetime, end: datetime, needle: str
-    ) -> list[list[dict[str, Any]]]:
-        """The dimensions of the grades of a kind made in [start, end) whose JSON contains `needle` (plain
-        ASCII, so its serialised form is itself): the few a reader must look into, not the whole window."""
+    def recovered_tool_error_dimensions(self, start: datetime, end: datetime) -> list[list[dict[str, Any]]]:
+        """The dimensions of the turn grades made in [start, end) that mention a recovered tool error: the
+        few a reader must look into (a partial index), never the whole window."""
         grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
         query = select(grade.dimensions).where(
-            grade.item_type == item_type,
-            grade.created_at >= start,
-            grade.created_at < end,
-            cast(grade.dimensions, String).contains(needle, autoescape=True),
+            text(RECOVERED_TOOL_ERRORS), grade.created_at >= start, grade.created_at < end
         )
         return [row[0] for row in self._all(query)]
+
+    def acted_on_grades(self, start: datetime, end: datetime) -> dict[str, tuple[str, list[dict[str, Any]]]]:
+        """Level and dimensions of every grade an act made in [start, end) judged: one statement (a
+        semi-join on the acts' index range), not one look-up per act."""
+        grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
+        verdict = GradeVerdict.__table__.c  # type: ignore[attr-defined]
+        acted_on = select(verdict.machine_grade_id).where(
+            verdict.created_at >= start, verdict.created_at < end
+        )
+        query = select(grade.id, grade.level, grade.dimensions).where(grade.id.in_(acted_on))
+        return {grade_id: (level, dimensions) for grade_id, level, dimensions in self._all(query)}
