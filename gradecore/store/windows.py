@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from sqlalchemy import (
@@ -20,6 +21,7 @@ from sqlalchemy import (
     Select,
     String,
     and_,
+    bindparam,
     case,
     cast,
     exists,
@@ -30,7 +32,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import type_coerce as coerce
 from sqlalchemy.orm import aliased
-from sqlmodel import Session, col
+from sqlmodel import Session
 
 from gradecore.entities import FAILING_DIMENSIONS, RECOVERED_TOOL_ERRORS, GradeVerdict, MachineGrade
 
@@ -83,6 +85,102 @@ def _standing_rank(verdict: Any) -> ColumnElement[int]:
     )
 
 
+@cache
+def _window_counts_query(filtered: bool) -> Select[Any]:
+    """WindowsRepo.window_counts' statement: start, end (and the properties when `filtered`) are bound
+    at execution, so the statement is built and compiled once, not per property and tick."""
+    grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
+    rank = func.row_number().over(
+        partition_by=grade.conversation_id, order_by=(grade.created_at.desc(), grade.id.desc())
+    )
+    ranked_grades = select(grade.conversation_id, grade.property_id, grade.level, rank.label("rank")).where(
+        grade.item_type == "conversation",
+        grade.created_at >= bindparam("start"),
+        grade.created_at < bindparam("end"),
+    )
+    if filtered:
+        ranked_grades = ranked_grades.where(grade.property_id.in_(bindparam("properties", expanding=True)))
+    inner = ranked_grades.subquery("ranked_grades")
+    latest = (
+        select(inner.c.conversation_id, inner.c.property_id, inner.c.level)
+        .where(inner.c.rank == 1)
+        .subquery("latest_grades")
+    )
+    graded = (
+        select(
+            latest.c.property_id,
+            func.count().label("graded"),
+            _count_if(latest.c.level == "pass").label("passed"),
+        )
+        .group_by(latest.c.property_id)
+        .subquery("graded")
+    )
+    verdict = GradeVerdict.__table__.c  # type: ignore[attr-defined]
+    retraction = aliased(GradeVerdict.__table__)  # type: ignore[attr-defined]
+    retracted = exists().where(retraction.c.retracts_id == verdict.id, retraction.c.signal == "retraction")
+    ranked = (
+        select(
+            latest.c.property_id,
+            latest.c.conversation_id,
+            latest.c.level.label("grade_level"),
+            verdict.expected_level,
+            _machine_level(verdict).label("machine_level"),
+            _standing_rank(verdict).label("rank"),
+        )
+        .join(latest, latest.c.conversation_id == verdict.conversation_id)
+        .where(verdict.signal != "retraction", ~retracted)
+        .subquery("ranked_acts")
+    )
+    judged = ranked.c.expected_level.is_not(None)
+    flagged = ranked.c.grade_level != "pass"
+    acted = (
+        select(
+            ranked.c.property_id,
+            func.count(func.distinct(case((flagged, ranked.c.conversation_id), else_=None))).label("reacted"),
+            _count_if(judged).label("acts"),
+            _count_if(and_(judged, ranked.c.expected_level == ranked.c.machine_level)).label("agreeing"),
+        )
+        .where(ranked.c.rank == 1)
+        .group_by(ranked.c.property_id)
+        .subquery("acted")
+    )
+    return select(
+        graded.c.property_id,
+        graded.c.graded,
+        graded.c.passed,
+        func.coalesce(acted.c.reacted, 0),
+        func.coalesce(acted.c.acts, 0),
+        func.coalesce(acted.c.agreeing, 0),
+    ).outerjoin(acted, acted.c.property_id == graded.c.property_id)
+
+
+@cache
+def _any_flagged_query() -> Select[Any]:
+    grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
+    return (
+        select(literal(1))
+        .where(
+            grade.property_id == bindparam("property_id"),
+            grade.item_type == "conversation",
+            grade.created_at >= bindparam("start"),
+            grade.created_at < bindparam("end"),
+            grade.level != "pass",
+        )
+        .limit(1)
+    )
+
+
+@cache
+def _latest_act_query() -> Select[Any]:
+    verdict = GradeVerdict.__table__.c  # type: ignore[attr-defined]
+    return (
+        select(verdict.created_at)
+        .where(verdict.property_id == bindparam("property_id"), verdict.created_at < bindparam("before"))
+        .order_by(verdict.created_at.desc())
+        .limit(1)
+    )
+
+
 class WindowsRepo:
     def __init__(self, session: Session) -> None:
         self._session = session
@@ -92,114 +190,32 @@ class WindowsRepo:
 
     # --- grades and the acts on them ------------------------------------------------------------------
 
-    def _latest_conversation_grades(
-        self, property_ids: Iterable[str] | None, start: datetime, end: datetime
-    ) -> Any:
-        """Each conversation's latest conversation grade in [start, end): an index range per property."""
-        grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
-        rank = func.row_number().over(
-            partition_by=grade.conversation_id, order_by=(grade.created_at.desc(), grade.id.desc())
-        )
-        ranked = select(grade.conversation_id, grade.property_id, grade.level, rank.label("rank")).where(
-            grade.item_type == "conversation", grade.created_at >= start, grade.created_at < end
-        )
-        if property_ids is not None:
-            # Bounded by the number of properties (a channel's, or the whole list): never by conversations.
-            ranked = ranked.where(grade.property_id.in_(sorted(set(property_ids))))
-        inner = ranked.subquery("ranked_grades")
-        return (
-            select(inner.c.conversation_id, inner.c.property_id, inner.c.level)
-            .where(inner.c.rank == 1)
-            .subquery("latest_grades")
-        )
-
     def window_counts(
         self, property_ids: Iterable[str] | None, start: datetime, end: datetime
     ) -> dict[str, WindowCounts]:
         """Per property: conversations graded in [start, end) at their latest grade, and the standing
-        acts (of any time) on those conversations. `None` means every property. One statement."""
-        latest = self._latest_conversation_grades(property_ids, start, end)
-        graded = (
-            select(
-                latest.c.property_id,
-                func.count().label("graded"),
-                _count_if(latest.c.level == "pass").label("passed"),
-            )
-            .group_by(latest.c.property_id)
-            .subquery("graded")
-        )
-        verdict = GradeVerdict.__table__.c  # type: ignore[attr-defined]
-        retraction = aliased(GradeVerdict.__table__)  # type: ignore[attr-defined]
-        retracted = exists().where(
-            retraction.c.retracts_id == verdict.id, retraction.c.signal == "retraction"
-        )
-        ranked = (
-            select(
-                latest.c.property_id,
-                latest.c.conversation_id,
-                latest.c.level.label("grade_level"),
-                verdict.expected_level,
-                _machine_level(verdict).label("machine_level"),
-                _standing_rank(verdict).label("rank"),
-            )
-            .join(latest, latest.c.conversation_id == verdict.conversation_id)
-            .where(verdict.signal != "retraction", ~retracted)
-            .subquery("ranked_acts")
-        )
-        judged = ranked.c.expected_level.is_not(None)
-        flagged = ranked.c.grade_level != "pass"
-        acted = (
-            select(
-                ranked.c.property_id,
-                func.count(func.distinct(case((flagged, ranked.c.conversation_id), else_=None))).label(
-                    "reacted"
-                ),
-                _count_if(judged).label("acts"),
-                _count_if(and_(judged, ranked.c.expected_level == ranked.c.machine_level)).label("agreeing"),
-            )
-            .where(ranked.c.rank == 1)
-            .group_by(ranked.c.property_id)
-            .subquery("acted")
-        )
-        query = select(
-            graded.c.property_id,
-            graded.c.graded,
-            graded.c.passed,
-            func.coalesce(acted.c.reacted, 0),
-            func.coalesce(acted.c.acts, 0),
-            func.coalesce(acted.c.agreeing, 0),
-        ).outerjoin(acted, acted.c.property_id == graded.c.property_id)
+        acts (of any time) on those conversations. `None` means every property. One statement, built
+        once per shape (the tally tick runs it for every property)."""
+        values: dict[str, Any] = {"start": start, "end": end}
+        if property_ids is not None:
+            # Bounded by the number of properties (a channel's, or the whole list): never by conversations.
+            values["properties"] = sorted(set(property_ids))
+        rows = self._session.connection().execute(_window_counts_query(property_ids is not None), values)
         counts: dict[str, WindowCounts] = {}
-        for prop, total, passed, reacted, acts, agreeing in self._all(query):
+        for prop, total, passed, reacted, acts, agreeing in rows:
             total, passed = int(total), int(passed)
             counts[prop] = WindowCounts(total, passed, total - passed, int(reacted), int(acts), int(agreeing))
         return counts
 
     def any_flagged(self, property_id: str, start: datetime, end: datetime) -> bool:
         """Did any conversation grade of the property in [start, end) fall below pass?"""
-        grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
-        query = (
-            select(literal(1))
-            .where(
-                grade.property_id == property_id,
-                grade.item_type == "conversation",
-                grade.created_at >= start,
-                grade.created_at < end,
-                grade.level != "pass",
-            )
-            .limit(1)
-        )
-        return self._session.connection().execute(query).first() is not None
+        values = {"property_id": property_id, "start": start, "end": end}
+        return self._session.connection().execute(_any_flagged_query(), values).first() is not None
 
     def latest_act_at(self, property_id: str, *, before: datetime) -> datetime | None:
         """When the property's most recent act before `before` was made (one index probe)."""
-        query = (
-            select(col(GradeVerdict.created_at))
-            .where(col(GradeVerdict.property_id) == property_id, col(GradeVerdict.created_at) < before)
-            .order_by(col(GradeVerdict.created_at).desc())
-            .limit(1)
-        )
-        found: datetime | None = self._session.connection().execute(query).scalar()
+        values = {"property_id": property_id, "before": before}
+        found: datetime | None = self._session.connection().execute(_latest_act_query(), values).scalar()
         return found
 
     # --- standing acts of a time window -----------------------------------------------------------
