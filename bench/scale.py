@@ -26,7 +26,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from scale_data import DAYS, START, ensure_database, open_scale_database
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, event, text
 from sqlmodel import Session
 
 from gradecore.db import create_db_engine
@@ -60,6 +60,27 @@ def line(name: str, seconds: list[float], goal: float, note: str = "") -> None:
         f"{name:<44} min {low * 1000:8.1f} ms · median {middle * 1000:8.1f} ms · max {high * 1000:8.1f} ms"
         f"   goal < {goal * 1000:,.0f} ms: {verdict}{note}"
     )
+
+
+def plans(engine: Engine, name: str, call: Callable[[], object]) -> None:
+    """Print the PostgreSQL plan (EXPLAIN ANALYZE) of each distinct statement `call` runs."""
+    seen: list[tuple[str, Any]] = []
+
+    def record(conn: Any, cursor: Any, statement: str, params: Any, context: Any, many: bool) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and all(s != statement for s, _ in seen):
+            seen.append((statement, params))
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        call()
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    print(f"\n### {name}\n")
+    with engine.connect() as connection:
+        cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        for statement, params in seen:
+            cursor.execute("EXPLAIN (ANALYZE, COSTS OFF) " + statement, params)
+            print("```\n" + "\n".join(row[0] for row in cursor.fetchall()) + "\n```")
 
 
 def smith_agreement(since: date) -> str:
@@ -108,6 +129,7 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--plans", action="store_true", help="print each read's EXPLAIN ANALYZE instead")
     args = parser.parse_args()
     repeat: int = args.repeat
 
@@ -162,6 +184,18 @@ def main() -> None:
     def agreement_30_days() -> None:
         with store.unit() as unit:
             agreement_counts(unit, NOW - timedelta(days=30), NOW, "grader")
+
+    if args.plans:
+        for name, call in (
+            ("tally (one property, one day)", tally(busy)),
+            ("/smith stats (one channel, 30 days)", stats(busy.slack_channel_id or "")),
+            ("smith agreement (30 days)", agreement_30_days),
+            ("sweep selection", sweep_selection),
+            ("smith outbox", outbox_listing),
+            ("weekly digest", digest),
+        ):
+            plans(engine, name, call)
+        return
 
     print(f"\nreads at {sizes['machine_grades']:,} machine grades (now = {NOW:%Y-%m-%d})")
     line("tally, busy property (p000, 1 day)", timed(tally(busy), repeat), READ_GOAL)
