@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Dialect, Index, TypeDecorator, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, Dialect, Index, TypeDecorator, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from gradecore.contract import MAX_ID_CHARS, MAX_LANGUAGE_TAG_CHARS
@@ -95,11 +95,40 @@ class ConversationRecord(SQLModel, table=True):
     settled_at: datetime = _when()
 
 
+# Grades whose dimensions say "fail" somewhere, and turn grades with a retry that recovered a tool error
+# (cerebrus.checks.tools_succeeded.RECOVERED_ENTRY): the few rows the weekly digest must look into, kept
+# in partial indexes so it never reads a month of dimensions (docs/query-plans.md). The readers use
+# these very predicates, so the planner can prove the index applies.
+FAILING_DIMENSIONS = """CAST(dimensions AS TEXT) LIKE '%"fail"%'"""
+RECOVERED_TOOL_ERRORS = "item_type = 'turn' AND CAST(dimensions AS TEXT) LIKE '%tools.recovered%'"
+
+
 class MachineGrade(SQLModel, table=True):
     __tablename__ = "machine_grades"
     __table_args__ = (
         Index("ix_machine_grades_property_created", "property_id", "created_at"),
         Index("ix_machine_grades_item", "item_type", "item_ref", "created_at"),
+        # The window reads of docs/query-plans.md: one property's, or every property's, grades of a kind.
+        Index(
+            "ix_machine_grades_property_type_created",
+            "property_id",
+            "item_type",
+            "created_at",
+            postgresql_include=["conversation_id", "level", "id"],
+        ),
+        Index("ix_machine_grades_type_created", "item_type", "created_at"),
+        Index(
+            "ix_machine_grades_failing",
+            "created_at",
+            postgresql_where=text(FAILING_DIMENSIONS),
+            sqlite_where=text(FAILING_DIMENSIONS),
+        ),
+        Index(
+            "ix_machine_grades_recovered",
+            "created_at",
+            postgresql_where=text(RECOVERED_TOOL_ERRORS),
+            sqlite_where=text(RECOVERED_TOOL_ERRORS),
+        ),
     )
 
     id: str = Field(primary_key=True, max_length=36)
@@ -127,6 +156,15 @@ class GradeVerdict(SQLModel, table=True):
         Index("ix_grade_verdicts_created", "created_at"),
         Index("ix_grade_verdicts_item", "item_type", "item_ref", "grader_user_id"),
         Index("ix_grade_verdicts_property_created", "property_id", "created_at"),
+        Index("ix_grade_verdicts_conversation", "conversation_id"),
+        Index("ix_grade_verdicts_retracts", "retracts_id"),
+        # The sweep's walk: the acts that name a level, by id, without reading their rows.
+        Index(
+            "ix_grade_verdicts_judged",
+            "id",
+            postgresql_where=text("expected_level IS NOT NULL"),
+            sqlite_where=text("expected_level IS NOT NULL"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -168,6 +206,9 @@ class SlackPost(SQLModel, table=True):
         Index("ix_slack_posts_due", "status", "next_attempt_at"),
         Index("ix_slack_posts_channel_ts", "channel", "ts"),
         Index("ix_slack_posts_conversation", "conversation_id", "kind"),
+        # The relay's claim walks each channel's oldest pending posts; listings walk one status by id.
+        Index("ix_slack_posts_status_channel", "status", "channel", "id"),
+        Index("ix_slack_posts_status_id", "status", "id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -236,6 +277,8 @@ class PendingAct(SQLModel, table=True):
 
 class Fixture(SQLModel, table=True):
     __tablename__ = "fixtures"
+    # The sweep's anti-join reads (verdict, status) from the index alone.
+    __table_args__ = (Index("ix_fixtures_verdict_status", "verdict_id", "status"),)
 
     id: int | None = Field(default=None, primary_key=True)
     verdict_id: int = Field(foreign_key="grade_verdicts.id", unique=True)

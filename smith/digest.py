@@ -16,8 +16,8 @@ from typing import Any
 from blocks import DigestLine, LinkLine
 from cerebrus import check_ids
 from cerebrus.checks.tools_succeeded import RECOVERED_ENTRY
-from gradecore.store import Unit, current_acts
-from smith.stats import window_stats
+from gradecore.store import Unit
+from smith.stats import WindowStats, total_stats, window_stats, window_stats_by_property
 
 WEEK = timedelta(days=7)
 QUIET_CHECK_WINDOW = timedelta(days=30)
@@ -37,23 +37,23 @@ class WeekNumbers:
 
 
 def week_numbers(unit: Unit, property_ids: Sequence[str], start: datetime, end: datetime) -> WeekNumbers:
-    stats = window_stats(unit, property_ids, start, end)
+    return _week_numbers(unit, window_stats(unit, property_ids, start, end), start, end)
+
+
+def _week_numbers(unit: Unit, stats: WindowStats, start: datetime, end: datetime) -> WeekNumbers:
     # What readers count (docs/storage.md): a 👎 taken back, or replaced by the same person's correction, is
     # not a second grader error.
-    verdicts = current_acts(unit.verdicts.since(start, end))
-    downs = sum(1 for v in verdicts if v.signal == "down")
-    grader_errors = sum(1 for v in verdicts if v.error_class == "grader")
-    return WeekNumbers(stats.graded, stats.passed, downs, grader_errors)
+    signals = unit.windows.standing_signals(start, end)
+    return WeekNumbers(stats.graded, stats.passed, signals.downs, signals.grader_errors)
 
 
-def recovered_tool_errors(unit: Unit, property_ids: Sequence[str], start: datetime, end: datetime) -> int:
+def recovered_tool_errors(unit: Unit, start: datetime, end: datetime) -> int:
     """Tool errors that a later call of the same tool recovered, in the turn grades of a window: the
     turn passed, so only this count shows an integration failing now and then."""
     return sum(
         _recovered_in(dimension)
-        for property_id in property_ids
-        for grade in unit.grades.created_between(property_id, start, end, item_type="turn")
-        for dimension in grade.dimensions
+        for dimensions in unit.windows.recovered_tool_error_dimensions(start, end)
+        for dimension in dimensions
         if dimension.get("check") == "tools_succeeded"
     )
 
@@ -72,24 +72,22 @@ def digest_sections(
     judge_drift: list[str] | None,
     rule_disagreements: list[str] | None = None,
 ) -> list[Section]:
+    """Each window is counted once, by the database (docs/query-plans.md): a few statements in all."""
     properties = list(unit.properties.list())
     ids = [p.id for p in properties]
-    this_week = week_numbers(unit, ids, now - WEEK, now)
+    by_property = window_stats_by_property(unit, ids, now - WEEK, now)
+    this_week = _week_numbers(unit, total_stats(by_property.values()), now - WEEK, now)
     last_week = week_numbers(unit, ids, now - 2 * WEEK, now - WEEK)
 
     reaction_lines = []
     for prop in properties:
-        stats = window_stats(unit, [prop.id], now - WEEK, now)
+        stats = by_property[prop.id]
         rate = "nothing flagged" if stats.below == 0 else f"{stats.reacted} of {stats.below} flagged reacted"
         channel = f"channel {prop.slack_channel_id}" if prop.slack_channel_id else "no channel"
         reaction_lines.append(f"{prop.name} ({channel}): {rate}")
 
-    failed_lately: set[str] = set()
-    for property_id in ids:
-        for grade in unit.grades.created_between(property_id, now - QUIET_CHECK_WINDOW, now):
-            failed_lately.update(d["check"] for d in grade.dimensions if d.get("outcome") == "fail")
+    failed_lately = unit.windows.failed_checks(now - QUIET_CHECK_WINDOW, now)
     quiet = [check for check in check_ids() if check not in failed_lately]
-
     inflation = [
         f"pass rate {_percent(last_week.pass_rate)} → {_percent(this_week.pass_rate)} · "
         f"👎 {last_week.downs} → {this_week.downs}",
@@ -98,8 +96,8 @@ def digest_sections(
         inflation.append("pass rate rose while 👎 did not fall: check for grade inflation")
     calibration = [f"grader-error acts {last_week.grader_errors} → {this_week.grader_errors}"]
     recovered = [
-        f"recovered tool errors {recovered_tool_errors(unit, ids, now - 2 * WEEK, now - WEEK)} → "
-        f"{recovered_tool_errors(unit, ids, now - WEEK, now)}"
+        f"recovered tool errors {recovered_tool_errors(unit, now - 2 * WEEK, now - WEEK)} → "
+        f"{recovered_tool_errors(unit, now - WEEK, now)}"
     ]
     if this_week.grader_errors > last_week.grader_errors:
         calibration.append("growing: fix the grader before shipping more checks")

@@ -1,30 +1,27 @@
-"""Reads of what human verdicts mean (docs/verdicts.md): the standing acts of a window, as agreement pairs."""
+"""Reads of what human verdicts mean (docs/verdicts.md): a window's standing acts, as agreement counts."""
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime
+from typing import Literal
 
-from gradecore.store import Unit, current_acts
+from gradecore.store import Unit
 from gradecore.vocabulary import Level
-from smith.agreement import AgreementAct
+from smith.agreement import LevelPair
+
+AgreementKey = Literal["grader", "check", "property"]
 
 
-def agreement_acts(unit: Unit, start: datetime, end: datetime) -> list[AgreementAct]:
-    """Each grader's latest non-retracted act per item in [start, end) that names an expected level."""
-    graders = {user.id: user.email for user in unit.users.list()}
-    acts: list[AgreementAct] = []
-    for verdict in current_acts(unit.verdicts.since(start, end)):
-        if verdict.expected_level is None:
-            continue
-        machine = verdict.machine_grade_at_time
-        acts.append(
-            AgreementAct(
-                expected_level=Level(verdict.expected_level),
-                machine_level=Level(machine["level"]),
-                grader=graders.get(verdict.grader_user_id, str(verdict.grader_user_id)),
-                check=str(machine.get("headline") or "—"),
-                property=verdict.property_id,
-                period=verdict.created_at.date().isoformat(),
-            )
-        )
-    return acts
+def agreement_counts(
+    unit: Unit, start: datetime, end: datetime, by: AgreementKey
+) -> dict[str, Counter[LevelPair]]:
+    """Per group, how many of the standing acts made in [start, end) that name a level set each expected
+    level against each machine level. The database counts them (docs/query-plans.md): memory is the
+    number of groups, not of acts."""
+    graders = {str(user.id): user.email for user in unit.users.list()} if by == "grader" else {}
+    groups: dict[str, Counter[LevelPair]] = {}
+    for key, expected, machine, count in unit.windows.agreement_counts(start, end, by):
+        group = groups.setdefault(graders.get(key, key), Counter())
+        group[(Level(expected), Level(machine))] += count
+    return groups

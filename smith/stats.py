@@ -1,7 +1,7 @@
 """Counts over a bounded window for a set of properties: graded, passing, flagged, reacted, agreeing.
 
-Shared by the daily tally line and `/smith stats`. Every read is an index range on (property, time),
-never a scan of the archive.
+Shared by the daily tally line, `/smith stats` and the weekly digest. The database counts
+(gradecore.store.windows, docs/query-plans.md): two aggregate statements per window, whatever its size.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from gradecore.entities import MachineGrade
-from gradecore.store import Unit, current_acts
+from gradecore.store import Unit
+from gradecore.store.windows import WindowCounts
 
 
 @dataclass(frozen=True)
@@ -32,25 +32,32 @@ class WindowStats:
         return None if self.acts == 0 else self.agreeing / self.acts
 
 
-def window_stats(unit: Unit, property_ids: Iterable[str], start: datetime, end: datetime) -> WindowStats:
-    latest: dict[str, MachineGrade] = {}
-    for property_id in property_ids:
-        for grade in unit.grades.created_between(property_id, start, end, item_type="conversation"):
-            known = latest.get(grade.conversation_id)
-            if known is None or (grade.created_at, grade.id) > (known.created_at, known.id):
-                latest[grade.conversation_id] = grade
-    flagged = {cid for cid, grade in latest.items() if grade.level != "pass"}
-    acts = current_acts(unit.verdicts.for_conversations(latest))
-    reacted = {verdict.conversation_id for verdict in acts if verdict.conversation_id in flagged}
-    judged = [verdict for verdict in acts if verdict.expected_level is not None]
-    agreeing = sum(
-        1 for verdict in judged if verdict.expected_level == verdict.machine_grade_at_time.get("level")
-    )
+_FIELDS = ("graded", "passed", "below", "reacted", "acts", "agreeing")
+
+
+def _stats(counts: WindowCounts) -> WindowStats:
     return WindowStats(
-        graded=len(latest),
-        passed=len(latest) - len(flagged),
-        below=len(flagged),
-        reacted=len(reacted),
-        acts=len(judged),
-        agreeing=agreeing,
+        counts.graded, counts.passed, counts.below, counts.reacted, counts.acts, counts.agreeing
     )
+
+
+def window_stats(unit: Unit, property_ids: Iterable[str], start: datetime, end: datetime) -> WindowStats:
+    ids = list(property_ids)
+    if not ids:
+        return _stats(WindowCounts())
+    return _stats(sum(unit.windows.window_counts(ids, start, end).values(), WindowCounts()))
+
+
+def total_stats(stats: Iterable[WindowStats]) -> WindowStats:
+    """The stats of several properties' windows together (a conversation belongs to one property)."""
+    rows = list(stats)
+    return WindowStats(*(sum(getattr(row, name) for row in rows) for name in _FIELDS))
+
+
+def window_stats_by_property(
+    unit: Unit, property_ids: Iterable[str], start: datetime, end: datetime
+) -> dict[str, WindowStats]:
+    """`window_stats` of each property, in the same two statements (a conversation has one property)."""
+    ids = list(property_ids)
+    counts = unit.windows.window_counts(None, start, end)
+    return {prop: _stats(counts.get(prop, WindowCounts())) for prop in ids}

@@ -80,14 +80,10 @@ def compose_tally(unit: Unit, prop: Property, day: date) -> Tally:
 def _no_reactions_lately(unit: Unit, property_id: str, end: datetime) -> bool:
     """Smith flagged something in the last week, and nobody reacted to anything in that week."""
     start = end - timedelta(days=QUIET_DAYS)
-    flagged = any(
-        g.level != "pass"
-        for g in unit.grades.created_between(property_id, start, end, item_type="conversation")
-    )
-    if not flagged:
+    if not unit.windows.any_flagged(property_id, start, end):
         return False
-    latest = unit.verdicts.latest_for_property(property_id, before=end)
-    return latest is None or latest.created_at < start
+    latest = unit.windows.latest_act_at(property_id, before=end)
+    return latest is None or latest < start
 
 
 def tally_key(property_id: str, day: date) -> str:

@@ -32,6 +32,7 @@ from gradecore.store.people import ROLES, IdentitiesRepo, UsersRepo, normalise_e
 from gradecore.store.properties import PropertiesRepo
 from gradecore.store.tickets import TicketsRepo
 from gradecore.store.verdicts import PrinciplesRepo, VerdictsRepo, current_acts
+from gradecore.store.windows import WindowsRepo
 
 __all__ = [
     "ROLES",
@@ -70,6 +71,7 @@ class Unit:
         self.fixtures = FixturesRepo(session)
         self.tickets = TicketsRepo(session)
         self.judging = JudgeRequestsRepo(session)
+        self.windows = WindowsRepo(session)
 
 
 class Store:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, update
+from sqlalchemy import and_, exists, func, or_, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import aliased
@@ -43,6 +43,8 @@ class ChannelTurn:
     wait: float = 0.0  # seconds until the channel may be free again (when not granted)
     in_flight: bool = False  # another relay holds the channel: a send of theirs is under way
 
+
+_NO_CUT = 2**62  # above any post id: a channel with fewer due posts than its share takes them all
 
 _POST_REF_COLUMNS: tuple[Any, ...] = tuple(col(getattr(SlackPost, f.name)) for f in fields(PostRef))
 
@@ -114,10 +116,16 @@ class OutboxRepo:
             query = query.where(SlackPost.status == status)
         return self._session.exec(query.order_by(col(SlackPost.id).desc()).limit(limit)).all()
 
-    def counts(self) -> dict[str, int]:
-        rows = self._session.exec(select(SlackPost.status, func.count()).group_by(SlackPost.status)).all()
-        counts = dict.fromkeys(STATUSES, 0)
-        counts.update({status: int(count) for status, count in rows})
+    def counts(self, *, up_to: int | None = None) -> dict[str, int]:
+        """Posts per status. With `up_to`, a status is counted no further than `up_to` + 1 (an index range
+        that stops): a year of delivered posts need not be walked to say "more than 10,000"."""
+        counts: dict[str, int] = {}
+        for status in STATUSES:
+            matching = select(col(SlackPost.id)).where(col(SlackPost.status) == status)
+            if up_to is not None:
+                matching = matching.limit(up_to + 1)
+            query = select(func.count()).select_from(matching.subquery())
+            counts[status] = int(self._session.connection().execute(query).scalar_one())
         return counts
 
     def has_deliverable(self, before: datetime) -> bool:
@@ -164,50 +172,84 @@ class OutboxRepo:
         At most `per_channel` per channel, oldest first: a backlog in one channel (paced at one message
         a second) must not hold up every other channel's fresh posts behind it.
         """
-        parent = aliased(SlackPost)
-        rank = (
-            func.row_number()
-            .over(partition_by=col(SlackPost.channel), order_by=col(SlackPost.id))
-            .label("rank")
+        # An index range whatever the backlog (docs/query-plans.md): the channels with pending posts are
+        # found by skipping from one to the next on (status, channel, id), and each channel's range is
+        # cut at its `per_channel`-th due post, so the work grows with channels × per_channel only.
+        row = SlackPost.__table__.c  # type: ignore[attr-defined]
+        channels = self._pending_channels()
+        probe = aliased(SlackPost.__table__)  # type: ignore[attr-defined]
+        cutoff = (
+            select(probe.c.id)
+            .where(probe.c.status == PENDING, probe.c.channel == channels.c.channel, self._due(probe.c, now))
+            .order_by(probe.c.id)
+            .offset(per_channel - 1)
+            .limit(1)
+            .scalar_subquery()
         )
-        due = (
-            select(col(SlackPost.id).label("id"), rank)
-            .outerjoin(parent, col(SlackPost.parent_post_id) == col(parent.id))
+        cuts = select(channels.c.channel, cutoff.label("last_id")).subquery("cuts")
+        fair = (
+            select(row.id)
+            .join(cuts, row.channel == cuts.c.channel)
             .where(
-                col(SlackPost.status) == PENDING,
-                col(SlackPost.next_attempt_at) <= now,
-                or_(col(SlackPost.lease_until).is_(None), col(SlackPost.lease_until) < now),
-                or_(col(SlackPost.parent_post_id).is_(None), col(parent.ts).is_not(None)),
+                row.status == PENDING,
+                self._due(row, now),
+                row.id <= func.coalesce(cuts.c.last_id, _NO_CUT),  # an index bound, unlike an OR
             )
-            .subquery()
         )
-        fair = select(due.c.id).where(due.c.rank <= per_channel)
         candidates = (
             select(col(SlackPost.id))
-            .where(col(SlackPost.id).in_(fair))
+            .where(col(SlackPost.id).in_(fair.scalar_subquery()))
             .order_by(col(SlackPost.id))
             .limit(limit)
         )
         if self._is_postgres():
             candidates = candidates.with_for_update(skip_locked=True)
-        claimed: list[SlackPost] = []
-        for post_id in self._session.exec(candidates).all():
-            statement = (
-                update(SlackPost)
-                .where(
-                    and_(
-                        col(SlackPost.id) == post_id,
-                        col(SlackPost.status) == PENDING,
-                        or_(col(SlackPost.lease_until).is_(None), col(SlackPost.lease_until) < now),
-                    )
-                )
-                .values(lease_owner=owner, lease_until=now + lease)
+        ids = list(self._session.exec(candidates).all())
+        if not ids:
+            return []
+        # One compare-and-set for the batch (at most `limit` ids, just locked above): a post another relay
+        # leased meanwhile is left out, as before.
+        statement = (
+            update(SlackPost)
+            .where(
+                col(SlackPost.id).in_(ids),
+                col(SlackPost.status) == PENDING,
+                or_(col(SlackPost.lease_until).is_(None), col(SlackPost.lease_until) < now),
             )
-            if self._session.exec(statement).rowcount == 1:
-                post = self._session.get(SlackPost, post_id, populate_existing=True)
-                assert post is not None
-                claimed.append(post)
-        return claimed
+            .values(lease_owner=owner, lease_until=now + lease)
+            .returning(SlackPost)
+            .execution_options(synchronize_session=False, populate_existing=True)
+        )
+        claimed = list(self._session.scalars(statement))
+        return sorted(claimed, key=lambda post: post.id or 0)
+
+    def _pending_channels(self) -> Any:
+        """The distinct channels of pending posts, one index probe each (a recursive skip scan)."""
+        post = aliased(SlackPost.__table__)  # type: ignore[attr-defined]
+        channels = (
+            select(func.min(post.c.channel).label("channel"))
+            .where(post.c.status == PENDING)
+            .cte("pending_channels", recursive=True)
+        )
+        step = aliased(SlackPost.__table__)  # type: ignore[attr-defined]
+        following = (
+            select(func.min(step.c.channel))
+            .where(step.c.status == PENDING, step.c.channel > channels.c.channel)
+            .scalar_subquery()
+        )
+        channels = channels.union_all(select(following).where(channels.c.channel.is_not(None)))
+        return select(channels.c.channel).where(channels.c.channel.is_not(None)).subquery("channels")
+
+    @staticmethod
+    def _due(post: Any, now: datetime) -> Any:
+        """Due now, not leased by a live relay, and (for a reply or an edit) its parent already posted."""
+        parent = aliased(SlackPost.__table__)  # type: ignore[attr-defined]
+        parent_posted = exists().where(parent.c.id == post.parent_post_id, parent.c.ts.is_not(None))
+        return and_(
+            post.next_attempt_at <= now,
+            or_(post.lease_until.is_(None), post.lease_until < now),
+            or_(post.parent_post_id.is_(None), parent_posted),
+        )
 
     def renew_leases(self, owner: str, *, until: datetime) -> int:
         """Extend every lease this relay still holds (posts and channel holds) while it is alive.

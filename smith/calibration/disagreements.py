@@ -82,15 +82,15 @@ def judged_acts(store: Store, start: datetime, end: datetime) -> Iterator[Judged
     """The standing acts of the window that judged a failing grade, with the entries it named."""
     with store.unit() as unit:
         standing = current_acts(unit.verdicts.since(start, end))
-        grade_ids = {act.machine_grade_id for act in standing}
-        grades = {grade_id: unit.grades.get(grade_id) for grade_id in grade_ids}
+        grades = unit.windows.acted_on_grades(start, end)  # one statement, not a look-up per act
     for act in standing:
         grade = grades.get(act.machine_grade_id)
         if grade is None:
             continue
-        entries = failing_entries(grade.dimensions)
+        grade_level, dimensions = grade
+        entries = failing_entries(dimensions)
         if entries:
-            level = Level(str(act.machine_grade_at_time.get("level") or grade.level))
+            level = Level(str(act.machine_grade_at_time.get("level") or grade_level))
             yield Judged(act, level, entries)
 
 

@@ -9,6 +9,7 @@ import typer
 from smith.cli.context import open_store
 from smith.cli.output import JsonOption, print_json, print_table, table
 
+COUNT_UP_TO = 10_000  # beyond it a status shows as "more than 10,000": counting a year's posts is a scan
 Status = Literal["pending", "posted", "failed", "unrouted"]  # gradecore.store.outbox.STATUSES
 
 
@@ -21,7 +22,7 @@ def outbox(
     """List the outbox (newest first) with counts by status."""
     with open_store().unit() as unit:
         retried = unit.outbox.retry_failed() if retry_failed else None
-        counts = unit.outbox.counts()
+        counts = unit.outbox.counts(up_to=COUNT_UP_TO)
         posts: list[dict[str, Any]] = [
             {
                 "id": post.id,
@@ -53,4 +54,8 @@ def outbox(
             post["last_error"] or "",  # whole: a cut error is a clue lost
         )
     print_table(grid)
-    typer.echo(" · ".join(f"{count} {name}" for name, count in counts.items()))
+    typer.echo(" · ".join(f"{_count(count)} {name}" for name, count in counts.items()))
+
+
+def _count(count: int) -> str:
+    return f"more than {COUNT_UP_TO:,}" if count > COUNT_UP_TO else str(count)

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 import typer
 
 from gradecore.entities import SlackIdentity, utcnow
-from smith.agreement import agreement_table, cohen_kappa, share_agreeing
+from smith.agreement import LevelPair, agreement_table_from_counts
 from smith.cli.arguments import bounded, email_address
 from smith.cli.context import open_store
 from smith.cli.errors import UserError
 from smith.cli.output import JsonOption, print_json, print_table, table
 from smith.listening.linking import link_identity
 from smith.manifest import build_manifest
-from smith.meaning_reads import agreement_acts
+from smith.meaning_reads import agreement_counts
 
 
 def manifest(
@@ -50,8 +51,7 @@ def agreement(
     """Agreement between staff and Smith: share agreeing and Cohen's κ (4 levels and pass/not-pass)."""
     start = _parse_since(since)
     with open_store().unit() as unit:
-        acts = agreement_acts(unit, start, utcnow())
-    pairs = [(act.expected_level, act.machine_level) for act in acts]
+        groups = agreement_counts(unit, start, utcnow(), by)
     rows: list[dict[str, Any]] = [
         {
             by: row.key,
@@ -60,15 +60,16 @@ def agreement(
             "kappa": row.kappa,
             "kappa_binary": row.kappa_binary,
         }
-        for row in agreement_table(acts, by)
+        for row in agreement_table_from_counts(groups)
     ]
-    share = share_agreeing(pairs)
+    every: Counter[LevelPair] = sum(groups.values(), Counter())
+    overall = next(iter(agreement_table_from_counts({"all": every})), None)
     total: dict[str, Any] = {
         by: "all",
-        "acts": len(pairs),
-        "agreeing": share,
-        "kappa": cohen_kappa(pairs),
-        "kappa_binary": cohen_kappa(pairs, binary=True),
+        "acts": 0 if overall is None else overall.n,
+        "agreeing": None if overall is None else overall.share_agreeing,
+        "kappa": None if overall is None else overall.kappa,
+        "kappa_binary": None if overall is None else overall.kappa_binary,
     }
     if as_json:
         print_json([*rows, total])

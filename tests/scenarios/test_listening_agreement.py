@@ -9,7 +9,7 @@ from sqlalchemy import Engine
 
 from gradecore.entities import utcnow
 from gradecore.vocabulary import Level
-from smith.meaning_reads import agreement_acts
+from smith.meaning_reads import agreement_counts
 from tests.scenarios.listening import Scene, running_scene
 
 
@@ -30,19 +30,27 @@ async def _graded_by_people(scene: Scene) -> None:
     await scene.settle()
 
 
-async def test_agreement_acts_pair_each_standing_act_with_the_machine_level_it_saw(engine: Engine) -> None:
+async def test_agreement_counts_pair_each_standing_act_with_the_machine_level_it_saw(engine: Engine) -> None:
     async with running_scene(engine) as scene:
         await _graded_by_people(scene)
         with scene.store.unit() as unit:
-            acts = agreement_acts(unit, utcnow() - timedelta(days=1), utcnow() + timedelta(minutes=1))
+            groups = agreement_counts(
+                unit, utcnow() - timedelta(days=1), utcnow() + timedelta(minutes=1), "grader"
+            )
 
-        pairs = sorted((a.grader, a.expected_level.value, a.machine_level.value) for a in acts)
+        acts = [
+            (grader, expected, machine)
+            for grader, counted in groups.items()
+            for (expected, machine), n in counted.items()
+            for _ in range(n)
+        ]
+        pairs = sorted((grader, expected.value, machine.value) for grader, expected, machine in acts)
         assert pairs == [
             ("ana@example.test", "block", "block"),
             ("ana@example.test", "hold", "hold"),
             ("bo@example.test", "pass", "block"),
         ]
-        assert all(isinstance(a.expected_level, Level) for a in acts)
+        assert all(isinstance(level, Level) for _, *levels in acts for level in levels)
 
 
 async def test_smith_agreement_prints_share_and_kappa(engine: Engine, tmp_path: Path) -> None:
