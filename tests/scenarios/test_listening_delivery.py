@@ -54,13 +54,11 @@ async def test_fifty_graders_reacting_at_once_write_fifty_rows(engine: Engine) -
         users = [f"U0P{n:03d}" for n in range(50)]
         for n, slack_id in enumerate(users):
             scene.add_grader(slack_id, f"Person{n}@Example.test", slack_email=f"person{n}@example.TEST")
-        started = time.monotonic()
+        # Fifty acks at once (how fast is the benches' business: bench/events.py).
         responses = await asyncio.gather(
             *(scene.post_event(sr.reaction(u, "+1", CHANNEL, posted.parent_ts)) for u in users)
         )
-        acked_in = time.monotonic() - started
         assert {r.status for r in responses} == {200}
-        assert acked_in < 3.0  # Slack's limit, for all fifty together
         await scene.settle(within=30)
 
         rows = scene.verdicts()
