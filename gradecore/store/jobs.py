@@ -62,14 +62,6 @@ class JobsRepo:
         self._session.add(run)
         self._session.flush()
 
-    def last_finished(self, job: str) -> JobRun | None:
-        query = (
-            select(JobRun)
-            .where(JobRun.job == job, col(JobRun.finished_at).is_not(None))
-            .order_by(col(JobRun.period).desc())
-        )
-        return self._session.exec(query.limit(1)).first()
-
 
 class FixturesRepo:
     def __init__(self, session: Session) -> None:
