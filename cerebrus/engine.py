@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from cerebrus.assemble import GradeAssembly
 from cerebrus.construct import new_conversation_grade, new_turn_grade
-from cerebrus.judged import JUDGED_LAYERS, place_judged
+from cerebrus.judged_dimensions import JUDGED_DIMENSIONS, place_judged
 from cerebrus.redact import redact
 from cerebrus.registry import CheckRegistry, default_registry
 from cerebrus.rules import Rules
@@ -21,8 +21,6 @@ from cerebrus.views import ConversationView, TurnView
 from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade, Headline, TurnGrade
 from gradecore.vocabulary import DimensionResult, Level
-
-_JUDGED_IDS = tuple(JUDGED_LAYERS)
 
 
 @lru_cache(maxsize=1)
@@ -161,4 +159,4 @@ def _place(
 @lru_cache(maxsize=64)
 def _scope_ids(check_ids: tuple[str, ...]) -> tuple[str, ...]:
     """Every dimension id in scope order: the registry's checks, then the judged dimensions."""
-    return (*check_ids, *_JUDGED_IDS)
+    return (*check_ids, *JUDGED_DIMENSIONS)

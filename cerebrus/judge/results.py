@@ -14,6 +14,7 @@ from collections.abc import Set as AbstractSet
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from cerebrus.judged_dimensions import JUDGED_LAYERS, LEVEL_BY_SCORE
 from cerebrus.redact import redact
 from cerebrus.text import mask_codes
 from gradecore.contract import Turn
@@ -21,7 +22,6 @@ from gradecore.vocabulary import (
     DimensionResult,
     Evidence,
     Kind,
-    Layer,
     Level,
     NotCheckedWhy,
     Outcome,
@@ -31,8 +31,6 @@ from gradecore.vocabulary import (
     Span,
 )
 
-_LAYERS = {"tone": Layer.TONE, "pacing": Layer.PACING}
-LEVEL_BY_SCORE = {0: Level.BLOCK, 1: Level.HOLD, 2: Level.REPAIR, 3: Level.PASS}
 _SLUGS = {
     "tone": ("harmful_tone", "poor_tone", "tone_needs_polish", "tone_fine"),
     "pacing": ("harmful_pacing", "poor_pacing", "pacing_needs_polish", "pacing_fine"),
@@ -84,7 +82,7 @@ def _result(
 ) -> DimensionResult:
     return DimensionResult(
         check=check,
-        layer=_LAYERS[check],
+        layer=JUDGED_LAYERS[check],
         owner=Owner.CLARA,
         kind=Kind.JUDGED,
         scope=Scope.TURN,
