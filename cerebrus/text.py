@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from cerebrus.construct import new_span
-from gradecore.access_codes import code_matcher
 from gradecore.vocabulary import Span
 
 # Curly quotes and primes fold to the ASCII apostrophe so "we’ll" matches a rule written as "we'll".
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "`": "'"})
-_MASK = "••"
 
 
 def fold(text: str) -> str:
@@ -164,13 +162,3 @@ class FoldedText:
             if match.end() > match.start():
                 span = self.span(match.start(), match.end())
                 yield span, self.quote(span)
-
-
-def mask_code(code: str) -> str:
-    """An access code as it may be shown anywhere: `••21`."""
-    return _MASK + code[-2:]
-
-
-def mask_codes(text: str, codes: Iterable[str]) -> str:
-    """Every access code in `text` replaced by its mask (`••21`), found by the list's one matcher."""
-    return code_matcher(codes).mask(text)

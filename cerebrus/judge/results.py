@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cerebrus.judged_dimensions import JUDGED_LAYERS, LEVEL_BY_SCORE
 from cerebrus.redact import redact
-from cerebrus.text import mask_codes
+from gradecore.access_codes import code_matcher
 from gradecore.contract import Turn
 from gradecore.vocabulary import (
     DimensionResult,
@@ -170,7 +170,7 @@ def redacted(result: DimensionResult, codes: Iterable[str]) -> DimensionResult:
     if not codes:
         return result
     cleaned = redact(result, codes)
-    sentence = mask_codes(cleaned.reason.sentence, codes)
+    sentence = code_matcher(codes).mask(cleaned.reason.sentence)
     if sentence == cleaned.reason.sentence:
         return cleaned
     return cleaned.model_copy(update={"reason": cleaned.reason.model_copy(update={"sentence": sentence})})

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from cerebrus import text as text_module
-from cerebrus.text import FoldedText, fold, mask_code, mask_codes
+from cerebrus.text import FoldedText, fold
 from smith.sweep.folding import Folded, fold_char
 
 
@@ -30,11 +30,6 @@ def test_spans_map_back_to_the_original_text(original: str, needle: str, quote: 
 
 def test_fold_is_case_and_accent_insensitive() -> None:
     assert fold("Dólares ÁÉÍÓÚ ñ") == "dolares aeiou n"
-
-
-def test_masks_keep_only_the_last_two_characters() -> None:
-    assert mask_code("4821") == "••21"
-    assert mask_codes("codes 4821 and 99#7 and 4821", ["4821", "99#7"]) == "codes ••21 and ••#7 and ••21"
 
 
 def test_a_text_with_thousands_of_distinct_characters_folds_right_and_leaves_the_table_bounded() -> None:
