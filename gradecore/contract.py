@@ -263,6 +263,14 @@ class ContractViolation(Exception):
         return [{"path": path, "message": message} for path, message in self.errors]
 
 
+class DocumentTooLarge(ContractViolation):
+    """A document over MAX_DOCUMENT_BYTES: refused before it is read as JSON (HTTP answers 413)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        super().__init__([("$", f"document is {size} bytes; the limit is 2 MiB")])
+
+
 def _path_of(location: tuple[int | str, ...]) -> str:
     parts = [str(part) for part in location if part not in ("claude_call", "tool_execution")]
     return ".".join(parts) or "$"
@@ -287,7 +295,7 @@ def parse_conversation(document: bytes | str) -> Conversation:
             [("$", "not valid JSON: text contains an unpaired UTF-16 surrogate")]
         ) from None
     if len(raw) > MAX_DOCUMENT_BYTES:
-        raise ContractViolation([("$", f"document is {len(raw)} bytes; the limit is 2 MiB")])
+        raise DocumentTooLarge(len(raw))
     try:
         data = json.loads(raw)
     except RecursionError:
