@@ -94,6 +94,22 @@ class Facts(BaseModel):
         return (self.model_extra or {}).get(key)
 
 
+class UnknownTimezone(ValueError):
+    """A timezone that is not an IANA name: a property's tally runs in its local day."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"unknown timezone {name!r} (use an IANA name such as America/Los_Angeles)")
+
+
+def check_timezone(name: str) -> str:
+    """`name` when it is a known IANA timezone, else UnknownTimezone (for documents and the store)."""
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UnknownTimezone(name) from None
+    return name
+
+
 class Property(_Strict):
     id: Identifier
     name: Annotated[str, Field(min_length=1, max_length=256)]
@@ -105,13 +121,7 @@ class Property(_Strict):
     @classmethod
     def _known_timezone(cls, name: str) -> str:
         # The tally runs in the property's local day; an unknown zone would only fail later, at storage.
-        try:
-            ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(
-                f"unknown timezone {name!r} (use an IANA name such as America/Los_Angeles)"
-            ) from None
-        return name
+        return check_timezone(name)
 
 
 class Participant(_Strict):

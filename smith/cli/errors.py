@@ -15,7 +15,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 from cerebrus import RulesError
-from gradecore.contract import ContractViolation
+from gradecore.contract import ContractViolation, UnknownTimezone
 from gradecore.db import DatabaseError
 from gradecore.store import StoreError
 from smith.documents import UnreadableInput
@@ -35,6 +35,7 @@ USER_ERRORS: tuple[type[BaseException], ...] = (
     StoreError,
     UnreadableInput,
     StartupError,
+    UnknownTimezone,
 )
 # sysexits.h: an internal software error, distinct from a user's mistake (1) and a usage error (2).
 EX_SOFTWARE = 70

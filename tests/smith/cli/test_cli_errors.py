@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import typer
 
+from gradecore.contract import UnknownTimezone
 from smith.cli.errors import EX_SOFTWARE, UserError, run_guarded
 
 
@@ -27,7 +28,9 @@ def _run(app: typer.Typer, monkeypatch: pytest.MonkeyPatch) -> int:
     return run_guarded(app)
 
 
-@pytest.mark.parametrize("raised", [UserError("no such file: x.json")], ids=["user"])
+@pytest.mark.parametrize(
+    "raised", [UserError("no such file: x.json"), UnknownTimezone("Mars/Olympus")], ids=["user", "timezone"]
+)
 def test_a_declared_user_error_is_one_line_and_exit_code_1(
     raised: Exception, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
