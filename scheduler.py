@@ -132,7 +132,7 @@ class Jobs:
                 prop = unit.properties.require(property_id)
                 tally = compose_tally(unit, prop, day)
                 queued = queue_tally(unit, prop, tally)
-            return {"graded": tally.graded, "below": tally.below, "queued": queued}
+            return {"graded": tally.graded, "below": tally.flagged, "queued": queued}
 
         return work
 

@@ -29,7 +29,7 @@ def _stats_text(store: Store, channel: str) -> str:
         end = utcnow()
         stats = window_stats(unit, properties, end - STATS_WINDOW, end)
         return texts.stats_line(
-            stats.graded, stats.below, stats.reacted, stats.agreement, days=STATS_WINDOW.days
+            stats.graded, stats.flagged, stats.reacted, stats.agreement, days=STATS_WINDOW.days
         )
 
 

@@ -80,7 +80,8 @@ def digest_sections(
     reaction_lines = []
     for prop in properties:
         stats = window_stats(unit, [prop.id], now - WEEK, now)
-        rate = "nothing flagged" if stats.below == 0 else f"{stats.reacted} of {stats.below} flagged reacted"
+        flagged = stats.flagged
+        rate = "nothing flagged" if flagged == 0 else f"{stats.reacted} of {flagged} flagged reacted"
         channel = f"channel {prop.slack_channel_id}" if prop.slack_channel_id else "no channel"
         reaction_lines.append(f"{prop.name} ({channel}): {rate}")
 

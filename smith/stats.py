@@ -18,14 +18,14 @@ from gradecore.store import Unit, current_acts
 class WindowStats:
     graded: int
     passed: int
-    below: int
+    flagged: int  # conversations whose latest grade is not `pass` (the tally line's "below")
     reacted: int  # flagged conversations with at least one standing human act
     acts: int
     agreeing: int
 
     @property
     def reaction_rate(self) -> float | None:
-        return None if self.below == 0 else self.reacted / self.below
+        return None if self.flagged == 0 else self.reacted / self.flagged
 
     @property
     def agreement(self) -> float | None:
@@ -49,7 +49,7 @@ def window_stats(unit: Unit, property_ids: Iterable[str], start: datetime, end: 
     return WindowStats(
         graded=len(latest),
         passed=len(latest) - len(flagged),
-        below=len(flagged),
+        flagged=len(flagged),
         reacted=len(reacted),
         acts=len(judged),
         agreeing=agreeing,
