@@ -40,11 +40,11 @@ class InboxRepo:
     def __init__(self, session: Session) -> None:
         self._session = session
 
-    def record(self, event_id: str, kind: str, payload: dict[str, Any]) -> bool:
+    def add(self, event_id: str, kind: str, payload: dict[str, Any]) -> bool:
         """Insert the raw event; False when it was already recorded (a retry or a replica's copy)."""
-        return event_id in self.record_many([(event_id, kind, payload)])
+        return event_id in self.add_many([(event_id, kind, payload)])
 
-    def record_many(self, events: Sequence[tuple[str, str, dict[str, Any]]]) -> set[str]:
+    def add_many(self, events: Sequence[tuple[str, str, dict[str, Any]]]) -> set[str]:
         """Insert several raw events in one statement; returns the ids to process: the new ones, and
         those recorded before but still waiting (neither processed nor parked).
 

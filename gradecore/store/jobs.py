@@ -82,7 +82,7 @@ class FixturesRepo:
         )
         return self._session.exec(query).all()
 
-    def record(self, fixture: Fixture) -> tuple[Fixture, bool]:
+    def add(self, fixture: Fixture) -> tuple[Fixture, bool]:
         """Enter a verdict's outcome; a row left by a failed try takes the new outcome."""
         existing = self._session.exec(select(Fixture).where(Fixture.verdict_id == fixture.verdict_id)).first()
         if existing is not None and existing.status != FIXTURE_FAILED:
