@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from gradecore.vocabulary import (
     DimensionResult,
+    Evidence,
     Kind,
     Layer,
     Level,
@@ -33,15 +34,39 @@ LEVEL_BY_SCORE: Mapping[int, Level] = MappingProxyType(
 """The level a judged score (0–3) stands for."""
 
 
-@lru_cache(maxsize=len(JUDGED_LAYERS))
-def judge_off(dimension: str) -> DimensionResult:
-    """A judged dimension the judge lane did not score."""
+def judged_result(
+    dimension: str,
+    *,
+    outcome: Outcome,
+    level: Level,
+    reason: Reason,
+    colours_verdict: bool,
+    not_checked_why: NotCheckedWhy | None = None,
+    evidence: tuple[Evidence, ...] = (),
+    score: int | None = None,
+) -> DimensionResult:
+    """A judged dimension's result; its layer, owner (Clara), kind and scope (turn) come from here."""
     return DimensionResult(
         check=dimension,
         layer=JUDGED_LAYERS[dimension],
         owner=Owner.CLARA,
         kind=Kind.JUDGED,
         scope=Scope.TURN,
+        outcome=outcome,
+        level=level,
+        reason=reason,
+        evidence=evidence,
+        not_checked_why=not_checked_why,
+        score=score,
+        colours_verdict=colours_verdict,
+    )
+
+
+@lru_cache(maxsize=len(JUDGED_LAYERS))
+def judge_off(dimension: str) -> DimensionResult:
+    """A judged dimension the judge lane did not score."""
+    return judged_result(
+        dimension,
         outcome=Outcome.NOT_CHECKED,
         level=Level.PASS,
         reason=Reason(

@@ -14,20 +14,17 @@ from collections.abc import Set as AbstractSet
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from cerebrus.judged_dimensions import JUDGED_LAYERS, LEVEL_BY_SCORE
+from cerebrus.judged_dimensions import LEVEL_BY_SCORE, judged_result
 from cerebrus.redact import redact
 from gradecore.access_codes import code_matcher
 from gradecore.contract import Turn
 from gradecore.vocabulary import (
     DimensionResult,
     Evidence,
-    Kind,
     Level,
     NotCheckedWhy,
     Outcome,
-    Owner,
     Reason,
-    Scope,
     Span,
 )
 
@@ -80,12 +77,8 @@ def _result(
     why: NotCheckedWhy | None = None,
     score: int | None = None,
 ) -> DimensionResult:
-    return DimensionResult(
-        check=check,
-        layer=JUDGED_LAYERS[check],
-        owner=Owner.CLARA,
-        kind=Kind.JUDGED,
-        scope=Scope.TURN,
+    return judged_result(
+        check,
         outcome=outcome,
         level=level,
         reason=reason,
