@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
@@ -55,7 +55,6 @@ class Jobs:
     judge: JudgeLane | None = None
     tracker: Tracker | None = None
     clock: Clock = utcnow
-    ran: list[tuple[str, str]] = field(default_factory=list)  # (job, period) this instance ran
 
     # --- the tick --------------------------------------------------------------------------------
 
@@ -78,7 +77,6 @@ class Jobs:
         )
         if await asyncio.to_thread(self._run_period, "digest", week, lambda: self._digest(week, drift)):
             done.append(("digest", week))
-        self.ran.extend(done)
         return done
 
     # --- periods ---------------------------------------------------------------------------------
@@ -134,7 +132,7 @@ class Jobs:
                 prop = unit.properties.require(property_id)
                 tally = compose_tally(unit, prop, day)
                 queued = queue_tally(unit, prop, tally)
-            return {"graded": tally.graded, "below": tally.below, "queued": queued}
+            return {"graded": tally.graded, "below": tally.flagged, "queued": queued}
 
         return work
 

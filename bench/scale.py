@@ -32,9 +32,9 @@ from sqlmodel import Session
 from gradecore.db import create_db_engine
 from gradecore.store import Store
 from gradecore.store.outbox import OutboxRepo
-from handlers.commands import _stats_text
 from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
 from smith.digest import digest_sections
+from smith.listening.command import stats_text
 from smith.meaning_reads import agreement_counts
 from smith.tally import compose_tally
 
@@ -164,7 +164,7 @@ def main() -> None:
                 compose_tally(unit, prop, day)
 
     def stats(channel: str) -> Callable[[], object]:
-        return lambda: _stats_text(store, channel)
+        return lambda: stats_text(store, channel)
 
     def sweep_selection() -> None:
         with store.unit() as unit:

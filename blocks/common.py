@@ -118,7 +118,7 @@ def mask_codes(text: str, codes: Iterable[str]) -> str:
     Codes of four or more characters are masked wherever they occur (`04821` would still show the code);
     shorter ones only as whole tokens, or every `12` in a draft would vanish.
     """
-    return code_matcher(codes).mask_keeping_length(text)
+    return code_matcher(codes).mask(text, keep_length=True)
 
 
 def access_codes(conversation: Conversation) -> list[str]:

@@ -21,7 +21,7 @@ def build_tally_blocks(
     local_date: date,
     graded: int,
     passed: int,
-    below: int,
+    flagged: int,
     reacted: int,
     no_reactions_in_7_days: bool,
     idempotency_key: str | None = None,
@@ -32,7 +32,7 @@ def build_tally_blocks(
     In the property's `locale`, day and month names included.
     """
     texts = deck_for(locale)
-    lines = [texts.tally_line(property_name, local_date, graded, passed, below, reacted)]
+    lines = [texts.tally_line(property_name, local_date, graded, passed, flagged, reacted)]
     if no_reactions_in_7_days:
         lines.append(texts.no_reactions_warning())
     mrkdwn = escape("\n".join(lines))

@@ -286,15 +286,15 @@ def short_date(day: date) -> str:
     return locales.short_date(day, LOCALE)
 
 
-def tally_line(property_name: str, day: date, graded: int, passed: int, below: int, reacted: int) -> str:
+def tally_line(property_name: str, day: date, graded: int, passed: int, flagged: int, reacted: int) -> str:
     """`Camellia · Mon 30 Nov: 47 graded · 44 pass · 3 below · 2 of 3 reacted`."""
     prefix = f"{property_name} · {short_date(day)}: "
     if graded == 0:
         # Must never read as "all good": a silent grader and a quiet day look the same otherwise.
         return prefix + "0 graded — no conversations arrived"
-    line = prefix + f"{graded} graded · {passed} pass · {below} below"
-    if below:
-        line += f" · {reacted} of {below} reacted"
+    line = prefix + f"{graded} graded · {passed} pass · {flagged} below"
+    if flagged:
+        line += f" · {reacted} of {flagged} reacted"
     return line
 
 

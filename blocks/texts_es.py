@@ -309,13 +309,13 @@ def short_date(day: date) -> str:
     return locales.short_date(day, LOCALE)
 
 
-def tally_line(property_name: str, day: date, graded: int, passed: int, below: int, reacted: int) -> str:
+def tally_line(property_name: str, day: date, graded: int, passed: int, flagged: int, reacted: int) -> str:
     prefix = f"{property_name} · {short_date(day)}: "
     if graded == 0:
         return prefix + "0 calificadas — no llegó ninguna conversación"
-    line = prefix + f"{graded} calificadas · {passed} correctas · {below} por debajo"
-    if below:
-        line += f" · {reacted} de {below} con reacción"
+    line = prefix + f"{graded} calificadas · {passed} correctas · {flagged} por debajo"
+    if flagged:
+        line += f" · {reacted} de {flagged} con reacción"
     return line
 
 

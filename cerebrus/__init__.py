@@ -7,8 +7,9 @@ defaults, optionally overridden by a rules file (`load_rules`).
 from __future__ import annotations
 
 from cerebrus.engine import grade
+from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
 from cerebrus.registry import CheckRegistry, CheckSpec, check, default_registry
-from cerebrus.rules import JUDGED_DIMENSION_IDS, Rules, RulesError, load_rules
+from cerebrus.rules import Rules, RulesError, load_rules
 from cerebrus.version import ENGINE_VERSION
 
 
@@ -18,13 +19,13 @@ def check_ids() -> tuple[str, ...]:
 
 
 CHECK_IDS: tuple[str, ...] = check_ids()
-"""The shipped deterministic check ids; `JUDGED_DIMENSION_IDS` lists the judged ones (tone, pacing)."""
+"""The shipped deterministic check ids; `JUDGED_DIMENSIONS` lists the judged ones (tone, pacing)."""
 
 
 __all__ = [
     "CHECK_IDS",
     "ENGINE_VERSION",
-    "JUDGED_DIMENSION_IDS",
+    "JUDGED_DIMENSIONS",
     "CheckRegistry",
     "CheckSpec",
     "Rules",

@@ -1,12 +1,12 @@
-"""Turning dimension results into the parts of a grade: verdict, headline, ownership split, scope.
+"""Turning dimension results into the parts of a grade: headline level, headline, ownership split, scope.
 
-Headline tie-break (the stated order): among the dimensions at the verdict's level, conversation
-scope comes before turn scope, then the lower turn number, then the fixed layer order truth, context,
-tools, shape, handoff, loop, output, pacing, tone, then the check id alphabetically.
+The headline level is the worst colouring level, never an average. Headline tie-break (the stated
+order): among the dimensions at the headline level, conversation scope comes before turn scope, then
+the lower turn number, then the fixed layer order truth, context, tools, shape, handoff, loop,
+output, pacing, tone, then the check id alphabetically.
 
-The engine feeds every dimension once through a `Tally` (one pass gives a turn's verdict and
-accumulates what the scope statement and the ownership split need); the standalone functions below
-compute the same parts from a finished list of dimensions.
+The engine feeds every dimension once through a `GradeAssembly` (one pass gives a place's headline
+level and accumulates what the scope statement and the ownership split need).
 """
 
 from __future__ import annotations
@@ -38,41 +38,13 @@ _RANK = {level: rank for rank, level in enumerate(_LEVELS)}
 CLEAN = Reason(slug="clean", sentence="Every check that ran passed.")
 CLEAN_HEADLINE = Headline(level=Level.PASS, reason=CLEAN)
 
-Placed = tuple[int, str | None, DimensionResult]
-"""A dimension with where it sits: turn number (0 for conversation scope) and turn id."""
-
-
-def headline_order(item: Placed) -> tuple[int, int, str]:
-    number, _, dimension = item
-    return (number, LAYER_RANK[dimension.layer], dimension.check)
-
-
-def verdict(dimensions: Iterable[DimensionResult]) -> Level:
-    """The worst colouring level: never an average."""
-    # Same as gradecore's worst(colouring levels), without a key function per dimension (hot path).
-    found = 0
-    for d in dimensions:
-        if d.colours_verdict and d.level is not Level.PASS:
-            found = max(found, _RANK[d.level])
-    return _LEVELS[found]
-
-
-def headline(placed: Sequence[Placed], level: Level) -> Headline:
-    """The worst colouring dimension's level and reason, ties broken by the stated order; `level` is
-    the verdict of `placed` (the caller has it already)."""
-    if level is Level.PASS:
-        return CLEAN_HEADLINE
-    candidates = [item for item in placed if item[2].colouring_level is level]
-    _, turn_id, first = min(candidates, key=headline_order)
-    return Headline(level=level, reason=first.reason, check=first.check, turn_id=turn_id)
-
 
 def _within_order(dimension: DimensionResult) -> tuple[int, str]:
     return (LAYER_RANK[dimension.layer], dimension.check)
 
 
-class Tally:
-    """What a grade needs from all its dimensions, gathered in the one pass that gives each verdict:
+class GradeAssembly:
+    """What a grade needs from all its dimensions, gathered in the one pass that gives each headline level:
     which checks ran, why the others did not (first reason seen), and the failed layers per owner."""
 
     __slots__ = ("_failed", "_ran", "_taken", "_why")
@@ -87,7 +59,7 @@ class Tally:
 
     def place(self, dimensions: Iterable[DimensionResult], turn_id: str | None) -> tuple[Level, Headline]:
         """Take in one place's dimensions (one turn, or conversation scope, in grade order) and return
-        their verdict and headline (the worst colouring dimension, ties by layer order then id)."""
+        their headline level and headline (the worst colouring dimension, ties by layer order then id)."""
         return self._take(_placement(tuple(dimensions)), turn_id)
 
     def place_shared(
@@ -162,7 +134,7 @@ class Tally:
         return self._lead(placement.level, placement.lead, turn_id)
 
     def _absorb(self, placement: _Placement) -> None:
-        """Add a placement's checks run, reasons and failed layers to the tally."""
+        """Add a placement's checks run, reasons and failed layers to the assembly."""
         if self._taken.get(id(placement)) is placement:
             return
         self._taken[id(placement)] = placement
@@ -192,7 +164,7 @@ class Tally:
 
 
 class _Placement(NamedTuple):
-    """What one place's dimensions add to a grade: verdict, the dimension that leads it (None when
+    """What one place's dimensions add to a grade: headline level, the dimension that leads it (None when
     nothing coloured it), the checks that ran, why the others did not (first reason per check, in
     the order seen) and the failed (owner, layer) pairs. `dimensions` keeps the dimensions alive
     while their identities key the placement, so no other object can take one of their ids."""
@@ -246,7 +218,7 @@ def _partial_placement(
 # bring new ones; starting afresh is always correct (a placement is recomputed on a miss).
 _PLACED: dict[tuple[int, ...], _Placement] = {}
 _PLACED_LIMIT = 4096
-# The same for places holding a few results of their own (see Tally.place_mixed).
+# The same for places holding a few results of their own (see GradeAssembly.place_mixed).
 _PARTIAL: dict[tuple[int, ...], tuple[_Placement, frozenset[str]]] = {}
 
 
@@ -278,19 +250,3 @@ def _scope(
         ),
         judge_lane="on" if judge_on else "off",
     )
-
-
-def ownership_split(dimensions: Iterable[DimensionResult]) -> OwnershipSplit:
-    """Which layers failed (and coloured the verdict) for Clara and for us, in layer order."""
-    tally = Tally()
-    tally.place(dimensions, None)
-    return tally.split()
-
-
-def scope_statement(
-    ordered_ids: Sequence[str], dimensions: Iterable[DimensionResult], judge_on: bool
-) -> ScopeStatement:
-    """Checks that ran somewhere in the conversation, and those that ran nowhere, with why."""
-    tally = Tally()
-    tally.place(dimensions, None)
-    return tally.scope(tuple(ordered_ids), judge_on)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from cerebrus.assemble import Tally
+from cerebrus.assemble import GradeAssembly
 from cerebrus.construct import new_conversation_grade, new_turn_grade
-from cerebrus.judged import JUDGED_LAYERS, place_judged
+from cerebrus.judged_dimensions import JUDGED_DIMENSIONS, place_judged
 from cerebrus.redact import redact
 from cerebrus.registry import CheckRegistry, default_registry
 from cerebrus.rules import Rules
@@ -21,8 +21,6 @@ from cerebrus.views import ConversationView, TurnView
 from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade, Headline, TurnGrade
 from gradecore.vocabulary import DimensionResult, Level
-
-_JUDGED_IDS = tuple(JUDGED_LAYERS)
 
 
 @lru_cache(maxsize=1)
@@ -44,18 +42,18 @@ def grade(
     *,
     judge_pending: bool = False,
 ) -> ConversationGrade:
-    """Grade one settled conversation, layer by layer; the verdict is the worst colouring level."""
+    """Grade one settled conversation, layer by layer; the headline level is the worst colouring level."""
     rules = rules if rules is not None else _default_rules()
     registry = registry if registry is not None else _shared_default_registry()
     view = ConversationView(conversation, rules)
     codes = view.code_matcher
     calibrated = rules.calibrated_judged
-    tally = Tally()
+    assembly = GradeAssembly()
 
     conversation_dims, receipted = _conversation_results(registry, view)
     # The conversation headline sits with the first place (conversation scope, then the lowest turn
-    # number) whose verdict is the conversation's: that place's own headline, by the stated order.
-    level, lead = _place(tally, conversation_dims, receipted, None)
+    # number) whose headline level is the conversation's: that place's own headline, by the stated order.
+    level, lead = _place(assembly, conversation_dims, receipted, None)
 
     plan = registry.turn_plan()
     # Without judged results, the judged dimensions are owed (`judge_pending`: the lane is on and
@@ -67,7 +65,7 @@ def grade(
         dims: list[DimensionResult] = []
         # The results with receipts, built for this turn; every other result is a shared one (built
         # once): then the turn's placement is found again by their identities instead of being worked
-        # out (see Tally.place_shared and Tally.place_mixed).
+        # out (see GradeAssembly.place_shared and GradeAssembly.place_mixed).
         own: list[tuple[int, DimensionResult]] = []
         shared = True
         for spec, function, shared_result in plan:
@@ -93,9 +91,9 @@ def grade(
             dims.extend(judge_off)
         dimensions = tuple(dims)
         if shared:
-            turn_level, turn_headline = _place(tally, dimensions, own, turn.id)
+            turn_level, turn_headline = _place(assembly, dimensions, own, turn.id)
         else:
-            turn_level, turn_headline = tally.place(dimensions, turn.id)
+            turn_level, turn_headline = assembly.place(dimensions, turn.id)
         if turn_level is not Level.PASS and (level is Level.PASS or turn_level > level):
             level, lead = turn_level, turn_headline
         turns.append(
@@ -121,8 +119,8 @@ def grade(
             "headline": lead,
             "dimensions": conversation_dims,
             "turns": tuple(turns),
-            "split": tally.split(),
-            "scope": tally.scope(_scope_ids(registry.ids), judge_on=judged is not None or judge_pending),
+            "split": assembly.split(),
+            "scope": assembly.scope(_scope_ids(registry.ids), judge_on=judged is not None or judge_pending),
         }
     )
 
@@ -144,21 +142,21 @@ def _conversation_results(
 
 
 def _place(
-    tally: Tally,
+    assembly: GradeAssembly,
     dimensions: tuple[DimensionResult, ...],
     own: list[tuple[int, DimensionResult]],
     where: str | None,
 ) -> tuple[Level, Headline]:
     """Place results that are all shared ones (built once) but for `own` (at their positions)."""
     if not own:
-        return tally.place_shared(dimensions, where)
+        return assembly.place_shared(dimensions, where)
     key = list(map(id, dimensions))
     for position, _ in own:
         key[position] = 0
-    return tally.place_mixed(dimensions, tuple(key), [result for _, result in own], where)
+    return assembly.place_mixed(dimensions, tuple(key), [result for _, result in own], where)
 
 
 @lru_cache(maxsize=64)
 def _scope_ids(check_ids: tuple[str, ...]) -> tuple[str, ...]:
     """Every dimension id in scope order: the registry's checks, then the judged dimensions."""
-    return (*check_ids, *_JUDGED_IDS)
+    return (*check_ids, *JUDGED_DIMENSIONS)

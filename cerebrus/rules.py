@@ -28,10 +28,9 @@ from pydantic import (
 )
 
 from cerebrus import default_phrases, defaults
+from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
 from cerebrus.text_rules import CompiledText, PhrasePattern, PromiseRule, RulePatternError
 from cerebrus.version import ENGINE_VERSION
-
-JUDGED_DIMENSION_IDS: tuple[str, ...] = ("tone", "pacing")
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -125,7 +124,7 @@ class Rules(_Frozen):
     @field_validator("calibrated_judged")
     @classmethod
     def _judged_ids(cls, value: frozenset[str]) -> frozenset[str]:
-        unknown = sorted(value - set(JUDGED_DIMENSION_IDS))
+        unknown = sorted(value - set(JUDGED_DIMENSIONS))
         if unknown:
             raise ValueError(f"not judged dimensions: {', '.join(unknown)} (known: tone, pacing)")
         return value

@@ -1,23 +1,29 @@
 """Case- and accent-insensitive text matching that can always point back at the original draft.
 
 Every text check matches against a folded copy of the draft (NFKD, combining marks stripped,
-lower-cased, typographic apostrophes unified) and reports spans in the ORIGINAL draft, so a quoted
-receipt is always an exact substring of what Clara sent.
+lower-cased, letters such as ø or ß spelt plainly, typographic apostrophes unified) and reports spans
+in the ORIGINAL draft, so a quoted receipt is always an exact substring of what Clara sent. The
+anonymizer (smith/sweep/) folds names with the same function: one rule for "the same word, typed
+with or without its accents".
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from cerebrus.construct import new_span
-from gradecore.access_codes import code_matcher
 from gradecore.vocabulary import Span
 
 # Curly quotes and primes fold to the ASCII apostrophe so "we’ll" matches a rule written as "we'll".
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "`": "'"})
-_MASK = "••"
+# Letters Unicode does not decompose into a base letter and a mark, but that people drop when they type
+# without accents (Søren → Soren, Łukasz → Lukasz, Straße → Strasse): folded like an accent.
+_UNDECOMPOSED = {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ß": "ss", "ı": "i"}
+_LOWER_FOLDS = str.maketrans(
+    {**_UNDECOMPOSED, "\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "`": "'"}
+)
 
 
 def fold(text: str) -> str:
@@ -40,13 +46,14 @@ _FOLD_TABLE_SIZE = 8192
 
 
 def _fold_char(char: str) -> str:
-    """One character folded (NFKD, combining marks dropped, lower case, apostrophes unified)."""
+    """One character folded (NFKD, combining marks dropped, lower case, undecomposed letters spelt
+    plainly, apostrophes unified)."""
     pieces: list[str] = []
     for part in unicodedata.normalize("NFKD", char):
         if unicodedata.combining(part):
             continue
         pieces.extend(low for low in part.lower() if not unicodedata.combining(low))
-    return "".join(pieces).translate(_APOSTROPHES)
+    return "".join(pieces).translate(_LOWER_FOLDS)
 
 
 class _FoldTable(dict[int, str]):
@@ -164,13 +171,3 @@ class FoldedText:
             if match.end() > match.start():
                 span = self.span(match.start(), match.end())
                 yield span, self.quote(span)
-
-
-def mask_code(code: str) -> str:
-    """An access code as it may be shown anywhere: `••21`."""
-    return _MASK + code[-2:]
-
-
-def mask_codes(text: str, codes: Iterable[str]) -> str:
-    """Every access code in `text` replaced by its mask (`••21`), found by the list's one matcher."""
-    return code_matcher(codes).mask(text)

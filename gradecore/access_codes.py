@@ -6,6 +6,9 @@ list and finds every code in one pass over the text, by looking up the text's su
 codes per length. Matching ignores case. A code of four or more characters is found wherever it
 occurs (`04821` still shows `4821`); a shorter one only as a whole token, or every `12` in a draft
 would count.
+
+Masking has one policy (`mask_code`): a code shows at most its last two characters, and none when it
+is shorter than four (two of three characters would give it away).
 """
 
 from __future__ import annotations
@@ -15,8 +18,19 @@ from functools import lru_cache
 
 _MASK = "•"
 _ANYWHERE_FROM = 4  # codes at least this long are found inside longer tokens too
+_SHOWN_FROM = 4  # codes at least this long show their last two characters in a mask
 # A code could itself spell a mask (absurd, but tenant data): masking stops after this many passes.
 _MAX_MASK_PASSES = 8
+
+
+def mask_code(code: str, *, keep_length: bool = False) -> str:
+    """An access code as it may be shown anywhere: `••21`, or `••` for a code shorter than four.
+
+    With `keep_length` the mask is as long as the code (`••••21`, `•••`), so spans computed on the
+    original text stay valid on the masked one (Slack posts highlight spans of the masked draft)."""
+    shown = code[-2:] if len(code) >= _SHOWN_FROM else ""
+    hidden = len(code) - len(shown) if keep_length else 2
+    return _MASK * hidden + shown
 
 
 def _token_char(char: str) -> bool:
@@ -74,19 +88,10 @@ class CodeMatcher:
     def contains(self, text: str) -> bool:
         return bool(self.spans(text))
 
-    def mask(self, text: str) -> str:
-        """Each code replaced by `••` and its last two characters (`••21`): for sentences and details."""
-        return self._masked(text, lambda code: _MASK * 2 + code[-2:])
-
-    def mask_keeping_length(self, text: str) -> str:
-        """Each code replaced by a mask of its own length (`••21`, `•••` for a short code), so spans
-        computed on the original text stay valid on the masked one."""
-
-        def masked(code: str) -> str:
-            shown = code[-2:] if len(code) >= _ANYWHERE_FROM else ""
-            return _MASK * (len(code) - len(shown)) + shown
-
-        return self._masked(text, masked)
+    def mask(self, text: str, *, keep_length: bool = False) -> str:
+        """Each code replaced by its mask (`mask_code`): fixed width for sentences and details, or
+        `keep_length` where spans of the original text must stay valid."""
+        return self._masked(text, lambda code: mask_code(code, keep_length=keep_length))
 
     def _match_at(self, lowered: str, start: int, whole_tokens_only: bool) -> int | None:
         token_start = start == 0 or not _token_char(lowered[start - 1])

@@ -94,6 +94,22 @@ class Facts(BaseModel):
         return (self.model_extra or {}).get(key)
 
 
+class UnknownTimezone(ValueError):
+    """A timezone that is not an IANA name: a property's tally runs in its local day."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"unknown timezone {name!r} (use an IANA name such as America/Los_Angeles)")
+
+
+def check_timezone(name: str) -> str:
+    """`name` when it is a known IANA timezone, else UnknownTimezone (for documents and the store)."""
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UnknownTimezone(name) from None
+    return name
+
+
 class Property(_Strict):
     id: Identifier
     name: Annotated[str, Field(min_length=1, max_length=256)]
@@ -105,13 +121,7 @@ class Property(_Strict):
     @classmethod
     def _known_timezone(cls, name: str) -> str:
         # The tally runs in the property's local day; an unknown zone would only fail later, at storage.
-        try:
-            ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(
-                f"unknown timezone {name!r} (use an IANA name such as America/Los_Angeles)"
-            ) from None
-        return name
+        return check_timezone(name)
 
 
 class Participant(_Strict):
@@ -263,6 +273,14 @@ class ContractViolation(Exception):
         return [{"path": path, "message": message} for path, message in self.errors]
 
 
+class DocumentTooLarge(ContractViolation):
+    """A document over MAX_DOCUMENT_BYTES: refused before it is read as JSON (HTTP answers 413)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        super().__init__([("$", f"document is {size} bytes; the limit is 2 MiB")])
+
+
 def _path_of(location: tuple[int | str, ...]) -> str:
     parts = [str(part) for part in location if part not in ("claude_call", "tool_execution")]
     return ".".join(parts) or "$"
@@ -287,7 +305,7 @@ def parse_conversation(document: bytes | str) -> Conversation:
             [("$", "not valid JSON: text contains an unpaired UTF-16 surrogate")]
         ) from None
     if len(raw) > MAX_DOCUMENT_BYTES:
-        raise ContractViolation([("$", f"document is {len(raw)} bytes; the limit is 2 MiB")])
+        raise DocumentTooLarge(len(raw))
     try:
         data = json.loads(raw)
     except RecursionError:

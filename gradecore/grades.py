@@ -1,13 +1,14 @@
 """The shape of a grade: what Cerebrus returns and what the store and Slack surface read (docs/grading.md).
 
-A grade is per-dimension results plus the worst-level verdict; never an average, never a score.
+A grade is per-dimension results plus the headline level (the worst colouring level); never an
+average, never a score.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gradecore.vocabulary import DimensionResult, Layer, Level, NotCheckedWhy, Outcome, Owner, Reason, worst
+from gradecore.vocabulary import DimensionResult, Layer, Level, NotCheckedWhy, Outcome, Owner, Reason
 
 
 class Headline(BaseModel):
@@ -133,8 +134,3 @@ class ConversationGrade(BaseModel):
         else:
             candidates = next((t.dimensions for t in self.turns if t.turn_id == self.headline.turn_id), ())
         return next((d.owner for d in candidates if d.check == self.headline.check), None)
-
-
-def verdict_of(dimensions: tuple[DimensionResult, ...]) -> Level:
-    """The worst colouring level; advisory dimensions do not colour."""
-    return worst(d.colouring_level for d in dimensions)

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from gradecore.entities import GradeVerdict, MachineGrade
-from gradecore.recording import frozen_copy
+from gradecore.grade_rows import frozen_copy
 from gradecore.store import Unit, item_ref
 from gradecore.vocabulary import Level
 

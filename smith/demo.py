@@ -154,7 +154,7 @@ async def simulate_staff(store: Store) -> list[str]:
     outcomes = []
     for event_id, event in events:
         with store.unit() as unit:
-            unit.inbox.record(
+            unit.inbox.add(
                 event_id, str(event["type"]), {"event_id": event_id, "team_id": "T0DEMO", "event": event}
             )
         outcomes.append(await processor.process(event_id))

@@ -82,7 +82,9 @@ def digest_sections(
     reaction_lines = []
     for prop in properties:
         stats = by_property[prop.id]
-        rate = "nothing flagged" if stats.below == 0 else f"{stats.reacted} of {stats.below} flagged reacted"
+        rate = (
+            "nothing flagged" if stats.flagged == 0 else f"{stats.reacted} of {stats.flagged} flagged reacted"
+        )
         channel = f"channel {prop.slack_channel_id}" if prop.slack_channel_id else "no channel"
         reaction_lines.append(f"{prop.name} ({channel}): {rate}")
 

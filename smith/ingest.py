@@ -15,8 +15,8 @@ from urllib.parse import quote
 from cerebrus import CheckRegistry, Rules, grade
 from gradecore.contract import Conversation
 from gradecore.entities import SlackPost, utcnow
+from gradecore.grade_rows import conversation_machine_grade, turn_content_hash, turn_machine_grade
 from gradecore.grades import ConversationGrade
-from gradecore.recording import conversation_machine_grade, turn_content_hash, turn_machine_grade
 from gradecore.store import PutOutcome, Store, Unit, item_ref
 from gradecore.vocabulary import Level
 from smith.outbox.policy import GradeIds, queue_posts

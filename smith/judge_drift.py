@@ -9,11 +9,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from cerebrus.judge import JudgeLane
+from cerebrus.judge import JUDGED_DIMENSIONS, JudgeLane
 from gradecore.contract import Conversation
 from gradecore.store import Store
-
-JUDGED = ("tone", "pacing")
 
 
 @dataclass(frozen=True)
@@ -36,7 +34,7 @@ async def measure_drift(store: Store, lane: JudgeLane, *, sample: int = 20) -> D
                 scores = {
                     d["check"]: d["score"]
                     for d in grade.dimensions
-                    if d.get("check") in JUDGED and d.get("score") is not None
+                    if d.get("check") in JUDGED_DIMENSIONS and d.get("score") is not None
                 }
                 document = unit.conversations.document(grade.conversation_id)
                 if scores and document is not None and grade.turn_id is not None:

@@ -18,26 +18,26 @@ from gradecore.store.windows import WindowCounts
 class WindowStats:
     graded: int
     passed: int
-    below: int
+    flagged: int
     reacted: int  # flagged conversations with at least one standing human act
     acts: int
     agreeing: int
 
     @property
     def reaction_rate(self) -> float | None:
-        return None if self.below == 0 else self.reacted / self.below
+        return None if self.flagged == 0 else self.reacted / self.flagged
 
     @property
     def agreement(self) -> float | None:
         return None if self.acts == 0 else self.agreeing / self.acts
 
 
-_FIELDS = ("graded", "passed", "below", "reacted", "acts", "agreeing")
+_FIELDS = ("graded", "passed", "flagged", "reacted", "acts", "agreeing")
 
 
 def _stats(counts: WindowCounts) -> WindowStats:
     return WindowStats(
-        counts.graded, counts.passed, counts.below, counts.reacted, counts.acts, counts.agreeing
+        counts.graded, counts.passed, counts.flagged, counts.reacted, counts.acts, counts.agreeing
     )
 
 

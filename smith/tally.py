@@ -26,7 +26,7 @@ class Tally:
     local_date: date
     content: PostContent
     graded: int
-    below: int
+    flagged: int
     no_reactions_warning: bool
 
 
@@ -67,14 +67,14 @@ def compose_tally(unit: Unit, prop: Property, day: date) -> Tally:
         local_date=day,
         graded=stats.graded,
         passed=stats.passed,
-        below=stats.below,
+        flagged=stats.flagged,
         reacted=stats.reacted,
         no_reactions_in_7_days=quiet,
         idempotency_key=tally_key(prop.id, day),
         locale=prop.locale,
     )
     validate_post(content)
-    return Tally(prop.id, day, content, stats.graded, stats.below, quiet)
+    return Tally(prop.id, day, content, stats.graded, stats.flagged, quiet)
 
 
 def _no_reactions_lately(unit: Unit, property_id: str, end: datetime) -> bool:

@@ -6,9 +6,9 @@ from functools import lru_cache
 
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
-from cerebrus.text import mask_code
 from cerebrus.tokens import TokenizedText, first_piece, tokens_of
 from cerebrus.views import TurnView
+from gradecore.access_codes import mask_code
 from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span
 
 RULE_ENTRY = "access_code.whole_token"

@@ -8,8 +8,7 @@ Build a `JudgeLane` from a `JudgeConfig` (off without an API key), then either c
 from cerebrus.judge.config import JudgeConfig
 from cerebrus.judge.grading import grade_with_judge
 from cerebrus.judge.lane import JudgeLane, JudgeResult, failure_cause
-from cerebrus.judge.prompt import JUDGED_DIMENSIONS
-from cerebrus.judge.verdict import LEVEL_BY_SCORE
+from cerebrus.judged_dimensions import JUDGED_DIMENSIONS, LEVEL_BY_SCORE
 
 __all__ = [
     "JUDGED_DIMENSIONS",

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from cerebrus.judge.config import JudgeConfig
 from cerebrus.judge.prompt import (
-    JUDGED_DIMENSIONS,
     TOOL_NAME,
     score_tool,
     system_blocks,
     tool_choice,
     user_message,
 )
-from cerebrus.judge.verdict import not_checked, parse_score, redacted, scored_result
+from cerebrus.judge.results import not_checked, parse_score, redacted, scored_result
+from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
 from gradecore.access_codes import code_matcher
 from gradecore.contract import Conversation, Turn
 from gradecore.grades import JudgeUsage

@@ -12,9 +12,9 @@ from typing import Any
 
 from anthropic.types import TextBlockParam, ToolChoiceToolParam, ToolParam
 
+from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
 from gradecore.contract import Conversation, Turn
 
-JUDGED_DIMENSIONS: tuple[str, ...] = ("tone", "pacing")
 TOOL_NAME = "record_scores"
 DATA_OPEN = "<conversation_data>"
 DATA_CLOSE = "</conversation_data>"

@@ -79,10 +79,6 @@ class Store:
         install_append_only_guard()
         self.engine = engine
 
-    @property
-    def is_postgres(self) -> bool:
-        return self.engine.dialect.name == "postgresql"
-
     @contextmanager
     def unit(self) -> Iterator[Unit]:
         with Session(self.engine, expire_on_commit=False) as session:

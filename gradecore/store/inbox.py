@@ -40,11 +40,11 @@ class InboxRepo:
     def __init__(self, session: Session) -> None:
         self._session = session
 
-    def record(self, event_id: str, kind: str, payload: dict[str, Any]) -> bool:
+    def add(self, event_id: str, kind: str, payload: dict[str, Any]) -> bool:
         """Insert the raw event; False when it was already recorded (a retry or a replica's copy)."""
-        return event_id in self.record_many([(event_id, kind, payload)])
+        return event_id in self.add_many([(event_id, kind, payload)])
 
-    def record_many(self, events: Sequence[tuple[str, str, dict[str, Any]]]) -> set[str]:
+    def add_many(self, events: Sequence[tuple[str, str, dict[str, Any]]]) -> set[str]:
         """Insert several raw events in one statement; returns the ids to process: the new ones, and
         those recorded before but still waiting (neither processed nor parked).
 
@@ -104,15 +104,6 @@ class InboxRepo:
     def get(self, event_id: str) -> SlackEvent | None:
         return self._session.get(SlackEvent, event_id)
 
-    def claim(self, event_id: str) -> SlackEvent | None:
-        """Lock an unprocessed event for processing (skipping one a replica holds, on PostgreSQL)."""
-        query = select(SlackEvent).where(
-            SlackEvent.event_id == event_id, col(SlackEvent.processed_at).is_(None)
-        )
-        if self._session.get_bind().dialect.name == "postgresql":
-            query = query.with_for_update(skip_locked=True)
-        return self._session.exec(query).first()
-
     def unprocessed_among(
         self, event_ids: Sequence[str], *, with_payload: bool, lock: bool = False
     ) -> dict[str, tuple[str, dict[str, Any] | None]]:
@@ -150,14 +141,6 @@ class InboxRepo:
             .limit(limit)
         )
         return self._session.exec(query).all()
-
-    def finish(self, event_id: str, outcome: str) -> None:
-        statement = (
-            update(SlackEvent)
-            .where(col(SlackEvent.event_id) == event_id)
-            .values(processed_at=utcnow(), outcome=outcome[:256], attempts=SlackEvent.attempts + 1)
-        )
-        self._session.exec(statement)
 
     def finish_many(self, outcomes: Sequence[tuple[str, str]]) -> None:
         """Mark a batch of events processed in one round trip (one UPDATE, executed many times).

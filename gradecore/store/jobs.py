@@ -63,14 +63,6 @@ class JobsRepo:
         self._session.add(run)
         self._session.flush()
 
-    def last_finished(self, job: str) -> JobRun | None:
-        query = (
-            select(JobRun)
-            .where(JobRun.job == job, col(JobRun.finished_at).is_not(None))
-            .order_by(col(JobRun.period).desc())
-        )
-        return self._session.exec(query.limit(1)).first()
-
 
 class FixturesRepo:
     def __init__(self, session: Session) -> None:
@@ -96,7 +88,7 @@ class FixturesRepo:
         rows = select(GradeVerdict).where(col(GradeVerdict.id).in_(batch)).order_by(col(GradeVerdict.id))
         return self._session.exec(rows).all()
 
-    def record(self, fixture: Fixture) -> tuple[Fixture, bool]:
+    def add(self, fixture: Fixture) -> tuple[Fixture, bool]:
         """Enter a verdict's outcome; a row left by a failed try takes the new outcome."""
         existing = self._session.exec(select(Fixture).where(Fixture.verdict_id == fixture.verdict_id)).first()
         if existing is not None and existing.status != FIXTURE_FAILED:

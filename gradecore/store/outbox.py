@@ -69,19 +69,11 @@ class OutboxRepo:
             select(SlackPost).where(SlackPost.idempotency_key == idempotency_key)
         ).first()
 
-    def get(self, post_id: int) -> SlackPost | None:
-        return self._session.get(SlackPost, post_id)
-
     def for_conversation(self, conversation_id: str) -> Sequence[SlackPost]:
         query = (
             select(SlackPost).where(SlackPost.conversation_id == conversation_id).order_by(col(SlackPost.id))
         )
         return self._session.exec(query).all()
-
-    def by_channel_ts(self, channel: str, ts: str) -> SlackPost | None:
-        """The post Slack knows as (channel, ts): how a reaction or reply finds what it is about."""
-        query = select(SlackPost).where(SlackPost.channel == channel, SlackPost.ts == ts)
-        return self._session.exec(query.where(SlackPost.operation == "post")).first()
 
     def ref_by_channel_ts(self, channel: str, ts: str) -> PostRef | None:
         """`by_channel_ts`, reading only what acting needs."""
@@ -100,15 +92,6 @@ class OutboxRepo:
         )
         refs = [PostRef(*row) for row in self._session.connection().execute(query)]
         return sorted(refs, key=lambda ref: float(ref.ts or 0))
-
-    def thread_posts(self, parent: SlackPost) -> Sequence[SlackPost]:
-        """The parent and its posted turn replies, in thread order."""
-        query = select(SlackPost).where(
-            or_(col(SlackPost.id) == parent.id, col(SlackPost.parent_post_id) == parent.id),
-            col(SlackPost.operation) == "post",
-            col(SlackPost.ts).is_not(None),
-        )
-        return sorted(self._session.exec(query).all(), key=lambda post: float(post.ts or 0))
 
     def list(self, status: str | None = None, limit: int = 200) -> Sequence[SlackPost]:
         query = select(SlackPost)
@@ -363,8 +346,3 @@ class OutboxRepo:
             .values(**values)
         )
         return bool(self._session.exec(statement).rowcount == 1)
-
-    def pending_unrouted_channels(self) -> Sequence[str]:
-        """Property ids with parked posts (the relay routes them once a channel is mapped)."""
-        query = select(SlackPost.property_id).where(SlackPost.status == UNROUTED).distinct()
-        return [row for row in self._session.exec(query).all() if row is not None]

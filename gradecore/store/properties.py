@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlmodel import Session, col, select
 
+from gradecore.contract import check_timezone
 from gradecore.entities import Property, utcnow
 from gradecore.store.errors import UnknownProperty
 from gradecore.store.inserts import insert_if_absent
-
-
-def check_timezone(name: str) -> str:
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(
-            f"unknown timezone {name!r} (use an IANA name such as America/Los_Angeles)"
-        ) from None
-    return name
 
 
 class PropertiesRepo:

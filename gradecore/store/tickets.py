@@ -25,7 +25,7 @@ from gradecore.entities import (
     TicketScan,
     TicketSignature,
 )
-from gradecore.recording import SOURCE_DETERMINISTIC
+from gradecore.grade_rows import SOURCE_DETERMINISTIC
 
 WEEK = timedelta(days=7)
 

@@ -45,7 +45,7 @@ class WindowCounts:
 
     graded: int = 0
     passed: int = 0
-    below: int = 0
+    flagged: int = 0
     reacted: int = 0  # flagged conversations with at least one standing human act
     acts: int = 0  # standing acts naming a level
     agreeing: int = 0  # … whose level is the machine's
@@ -54,7 +54,7 @@ class WindowCounts:
         return WindowCounts(
             self.graded + other.graded,
             self.passed + other.passed,
-            self.below + other.below,
+            self.flagged + other.flagged,
             self.reacted + other.reacted,
             self.acts + other.acts,
             self.agreeing + other.agreeing,

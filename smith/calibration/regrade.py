@@ -21,8 +21,8 @@ from blocks import validate_post
 from blocks.regraded import build_regraded_pass_blocks
 from cerebrus import Rules, grade
 from gradecore.entities import SlackPost
+from gradecore.grade_rows import SOURCE_DETERMINISTIC
 from gradecore.grades import ConversationGrade
-from gradecore.recording import SOURCE_DETERMINISTIC
 from gradecore.store import Store, Unit
 from gradecore.store.outbox import PENDING, UNROUTED
 from smith.calibration.stored import Stored, stored_conversations

@@ -1,8 +1,13 @@
-"""Turns the exceptions a user can cause into one line on stderr and an exit code."""
+"""Turns the exceptions a user can cause into one line on stderr and an exit code.
+
+Only the declared user errors (`USER_ERRORS`) are one-line mistakes. Anything else, a `ValueError`
+included, is a bug in smith: it is told as one, with its traceback, and exits with EX_SOFTWARE.
+"""
 
 from __future__ import annotations
 
 import sys
+import traceback
 
 import typer
 from pydantic import ValidationError
@@ -10,7 +15,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 from cerebrus import RulesError
-from gradecore.contract import ContractViolation
+from gradecore.contract import ContractViolation, UnknownTimezone
 from gradecore.db import DatabaseError
 from gradecore.store import StoreError
 from smith.documents import UnreadableInput
@@ -21,6 +26,7 @@ class UserError(Exception):
     """A mistake in how smith was called; its message is the whole explanation."""
 
 
+# The declared user errors: each is raised on purpose, with a message that is the whole explanation.
 USER_ERRORS: tuple[type[BaseException], ...] = (
     UserError,
     ContractViolation,
@@ -29,15 +35,10 @@ USER_ERRORS: tuple[type[BaseException], ...] = (
     StoreError,
     UnreadableInput,
     StartupError,
-    ValueError,
+    UnknownTimezone,
 )
-
-
-def register_user_error(kind: type[BaseException]) -> None:
-    """Later layers (rules, relay) add their own user-facing errors here."""
-    global USER_ERRORS
-    if kind not in USER_ERRORS:
-        USER_ERRORS = (*USER_ERRORS, kind)
+# sysexits.h: an internal software error, distinct from a user's mistake (1) and a usage error (2).
+EX_SOFTWARE = 70
 
 
 def one_line(exc: BaseException) -> str:
@@ -87,6 +88,10 @@ def run_guarded(app: typer.Typer) -> int:
     except SQLAlchemyError as exc:
         print(f"smith: {database_failure(exc)}", file=sys.stderr)
         return 1
+    except Exception:
+        traceback.print_exc(file=sys.stderr)
+        print("smith: internal error: this is a bug in smith, not in how it was called", file=sys.stderr)
+        return EX_SOFTWARE
     return outcome if isinstance(outcome, int) else 0  # typer.Exit(n) comes back as n
 
 

@@ -52,7 +52,7 @@ def tally(
                         "property": prop.id,
                         "date": local_day.isoformat(),
                         "graded": line.graded,
-                        "below": line.below,
+                        "below": line.flagged,
                         "no_reactions_in_7_days": line.no_reactions_warning,
                         "line": "\n".join(render_payload(line.content.as_message())),
                         "queued": queued,

@@ -34,7 +34,7 @@ async def answer_command(store: Store, directory: Directory, command: SmithComma
     words = command.text.strip().split(maxsplit=1)
     verb = words[0].lower() if words else "help"
     if verb == "stats":
-        return await asyncio.to_thread(_stats_text, store, command.channel_id)
+        return await asyncio.to_thread(stats_text, store, command.channel_id)
     if verb == "link":
         try:
             admin = await _is_admin(store, directory, command.user_id)
@@ -46,7 +46,7 @@ async def answer_command(store: Store, directory: Directory, command: SmithComma
     return texts.command_help()
 
 
-def _stats_text(store: Store, channel: str) -> str:
+def stats_text(store: Store, channel: str) -> str:
     with store.unit() as unit:
         properties = [p.id for p in unit.properties.list() if p.slack_channel_id == channel]
         if not properties:
@@ -54,7 +54,7 @@ def _stats_text(store: Store, channel: str) -> str:
         end = utcnow()
         stats = window_stats(unit, properties, end - STATS_WINDOW, end)
         return texts.stats_line(
-            stats.graded, stats.below, stats.reacted, stats.agreement, days=STATS_WINDOW.days
+            stats.graded, stats.flagged, stats.reacted, stats.agreement, days=STATS_WINDOW.days
         )
 
 

@@ -94,7 +94,7 @@ class InboxWriter:
 
     def _insert(self, batch: list[_Entry]) -> set[str]:
         with self._store.unit() as unit:
-            return unit.inbox.record_many([(event_id, kind, payload) for event_id, kind, payload, _ in batch])
+            return unit.inbox.add_many([(event_id, kind, payload) for event_id, kind, payload, _ in batch])
 
     def close(self) -> None:
         self._executor.shutdown(wait=False)

@@ -16,8 +16,8 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from cerebrus.text import fold
 from gradecore.contract import ContractViolation, Conversation, validate_conversation
-from smith.sweep.folding import fold
 from smith.sweep.pseudonyms import NAMELESS_ROLES, assign_pseudonyms
 from smith.sweep.scrubber import CODE_PLACEHOLDER, Scrubber
 

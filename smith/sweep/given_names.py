@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-from smith.sweep.folding import fold
+from cerebrus.text import fold
 
 __all__ = ["is_given_name", "is_other_word"]
 

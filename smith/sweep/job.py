@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from gradecore.entities import Fixture, GradeVerdict, MachineGrade, utcnow
-from gradecore.recording import SOURCE_DETERMINISTIC
+from gradecore.grade_rows import SOURCE_DETERMINISTIC
 from gradecore.store import Store, Unit, current_acts
 from smith.sweep.anonymize import anonymize
 from smith.sweep.fixture_format import build_fixture, fixture_file
@@ -268,7 +268,7 @@ def _commit(store: Store, fixtures_dir: Path, draft: Draft, report: SweepReport)
         for signature in draft.confirms:
             ensure_signature(unit, signature, now=utcnow())
         unit.tickets.add_confirmations(draft.confirmation)
-        unit.fixtures.record(
+        unit.fixtures.add(
             Fixture(
                 verdict_id=draft.verdict_id,
                 kind=draft.kind,

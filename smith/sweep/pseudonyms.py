@@ -14,8 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cerebrus.text import fold
 from gradecore.contract import Conversation, Participant
-from smith.sweep.folding import fold
 
 # Neutral, uncommon-as-a-word names; the lists are part of the fixture format (changing them changes
 # every fixture's bytes), so add at the end only.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pydantic import JsonValue
 
-from smith.sweep.folding import Folded, fold
+from cerebrus.text import FoldedText, fold
 from smith.sweep.obfuscated_emails import find_obfuscated_emails
 from smith.sweep.phones import fake_number, field_pattern, find_phones, phone_key
 from smith.sweep.places import PLACE_KEYS, PlaceKind, find_places, place_key
@@ -167,9 +167,8 @@ class Scrubber:
                 hits.append(_Hit(phone.start, phone.end, _PHONE_RANK, self._phone_replacer(phone.key)))
             hits.extend(_Hit(a, b, _CODE_RANK, lambda _: CODE_PLACEHOLDER) for a, b in ledger_codes)
         if self._name_pattern is not None:
-            folded = Folded.of(text)
-            for start, end in folded.spans(self._name_pattern):
-                hits.append(_Hit(start, end, _NAME_RANK, self._name_for))
+            for span, _ in FoldedText(text).finditer(self._name_pattern):
+                hits.append(_Hit(span.start, span.end, _NAME_RANK, self._name_for))
         return hits
 
     def _name_for(self, original: str) -> str:

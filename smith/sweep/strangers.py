@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from smith.sweep.folding import fold
+from cerebrus.text import fold
 from smith.sweep.given_names import is_given_name, is_other_word
 
 __all__ = ["MentionedName", "find_mentioned_names"]

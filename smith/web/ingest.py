@@ -18,7 +18,7 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 from sqlalchemy.exc import SQLAlchemyError
 
-from gradecore.contract import MAX_DOCUMENT_BYTES, ContractViolation, parse_conversation
+from gradecore.contract import MAX_DOCUMENT_BYTES, ContractViolation, DocumentTooLarge, parse_conversation
 from gradecore.store.errors import database_unavailable
 from smith.ingest import Ingestor
 
@@ -62,7 +62,7 @@ def make_ingest_handler(
         try:
             conversation = parse_conversation(body)
         except ContractViolation as violation:
-            status = 413 if "2 MiB" in str(violation) else 422
+            status = 413 if isinstance(violation, DocumentTooLarge) else 422
             return _problem(status, "the document breaks the contract", errors=violation.as_json())
         try:
             result = await asyncio.wait_for(

@@ -20,7 +20,6 @@ from gradecore.grades import (
     OwnershipSplit,
     ScopeStatement,
     TurnGrade,
-    verdict_of,
 )
 from gradecore.vocabulary import (
     DimensionResult,
@@ -35,6 +34,7 @@ from gradecore.vocabulary import (
     Scope,
     Span,
     default_owner,
+    worst,
 )
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "smith" / "demo_data"
@@ -101,7 +101,7 @@ def turn_grade(
         turn_id=turn_id,
         message_id=message_id,
         number=number,
-        level=verdict_of(dims),
+        level=worst(d.colouring_level for d in dims),
         headline=headline_of(dims),
         dimensions=dims,
     )
@@ -120,7 +120,7 @@ def conversation_grade(
         property_id=conversation.property.id,
         rubric_version="rubric-test",
         engine_version="engine-test",
-        level=verdict_of(every),
+        level=worst(d.colouring_level for d in every),
         headline=headline_of(every),
         dimensions=dims,
         turns=tuple(turns),

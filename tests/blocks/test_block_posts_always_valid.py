@@ -145,7 +145,7 @@ def test_any_tally_notice_and_digest_is_valid(
             local_date=day,
             graded=graded,
             passed=passed,
-            below=below,
+            flagged=below,
             reacted=reacted,
             no_reactions_in_7_days=quiet,
         )

@@ -17,7 +17,7 @@ def tally(**overrides: object) -> PostContent:
         "local_date": MON_30_NOV,
         "graded": 47,
         "passed": 44,
-        "below": 3,
+        "flagged": 3,
         "reacted": 2,
         "no_reactions_in_7_days": False,
         "idempotency_key": "tally:camellia:2026-11-30",
@@ -33,13 +33,13 @@ def test_the_tally_line() -> None:
 
 
 def test_nothing_graded_cannot_read_as_all_good() -> None:
-    content = tally(graded=0, passed=0, below=0, reacted=0)
+    content = tally(graded=0, passed=0, flagged=0, reacted=0)
     assert content.text == "Camellia · Mon 30 Nov: 0 graded — no conversations arrived"
     assert "pass" not in content.text
 
 
 def test_all_passing_day_has_no_reaction_count() -> None:
-    assert tally(graded=12, passed=12, below=0, reacted=0).text == (
+    assert tally(graded=12, passed=12, flagged=0, reacted=0).text == (
         "Camellia · Mon 30 Nov: 12 graded · 12 pass · 0 below"
     )
 
@@ -82,5 +82,5 @@ def test_the_tally_line_in_spanish_names_day_and_month_from_the_calendar() -> No
         == "Camellia · lun 30 nov: 47 calificadas · 44 correctas · 3 por debajo · 2 de 3 con reacción"
     )
     assert tally(locale="es", local_date=date(2026, 8, 1)).text.startswith("Camellia · sáb 1 ago: ")
-    nothing = tally(locale="es", graded=0, passed=0, below=0, reacted=0).text
+    nothing = tally(locale="es", graded=0, passed=0, flagged=0, reacted=0).text
     assert nothing == "Camellia · lun 30 nov: 0 calificadas — no llegó ninguna conversación"

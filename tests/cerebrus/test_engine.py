@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cerebrus import ENGINE_VERSION, JUDGED_DIMENSION_IDS, CheckRegistry, Rules, default_registry, grade
+from cerebrus import ENGINE_VERSION, JUDGED_DIMENSIONS, CheckRegistry, Rules, default_registry, grade
 from gradecore.vocabulary import (
     DimensionResult,
     Evidence,
@@ -93,7 +93,7 @@ def test_scope_statement_names_what_ran_and_what_did_not() -> None:
     assert not_checked["tone"] is not_checked["pacing"] is NotCheckedWhy.JUDGE_OFF
     assert not_checked["amounts_match_ledger"] is NotCheckedWhy.NOT_APPLICABLE
     assert set(scope.checks_run).isdisjoint(not_checked)
-    assert set(scope.checks_run) | set(not_checked) == set(default_registry().ids) | set(JUDGED_DIMENSION_IDS)
+    assert set(scope.checks_run) | set(not_checked) == set(default_registry().ids) | set(JUDGED_DIMENSIONS)
     assert scope.text.startswith(f"{len(scope.checks_run)} checks · not checked: ")
     assert graded.engine_version == ENGINE_VERSION
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
 from cerebrus import Rules, grade
-from cerebrus.assemble import Tally
+from cerebrus.assemble import GradeAssembly
 from cerebrus.construct import builder
 from cerebrus.text import _FOLD, FoldedText
 from gradecore.contract import Conversation
@@ -68,7 +68,7 @@ def test_a_builder_validates_like_the_constructor(model: type[BaseModel], fields
         builder(model)(fields)
 
 
-def _state(tally: Tally) -> tuple[object, object]:
+def _state(tally: GradeAssembly) -> tuple[object, object]:
     return tally.split(), tally.scope(("a", "b", *(f"c{i}" for i in range(40))), judge_on=False)
 
 
@@ -77,7 +77,7 @@ def _state(tally: Tally) -> tuple[object, object]:
 def test_a_shared_placement_is_the_placement(graded_conversations: list[Conversation]) -> None:
     # Every turn of every grade placed plainly and through the shared path (twice: the second time
     # it comes from the cache), into separate tallies that must end up alike.
-    plain, shared, again = Tally(), Tally(), Tally()
+    plain, shared, again = GradeAssembly(), GradeAssembly(), GradeAssembly()
     for conversation in graded_conversations:
         for turn in grade(conversation).turns:
             expected = plain.place(turn.dimensions, turn.turn_id)
@@ -91,7 +91,7 @@ def test_a_shared_placement_is_the_placement(graded_conversations: list[Conversa
 def test_a_mixed_placement_is_the_placement(graded_conversations: list[Conversation]) -> None:
     # Every turn placed plainly and through the mixed path, its results with receipts as its own ones
     # (twice: the second time the shared part comes from the cache): the tallies must end up alike.
-    plain, mixed, again = Tally(), Tally(), Tally()
+    plain, mixed, again = GradeAssembly(), GradeAssembly(), GradeAssembly()
     for conversation in graded_conversations:
         for turn in grade(conversation).turns:
             expected = plain.place(turn.dimensions, turn.turn_id)
@@ -108,7 +108,7 @@ def test_a_mixed_placement_with_a_check_twice_is_the_placement() -> None:
     # computation decides, so the first reason seen still stays.
     first = run_check(ConversationBuilder().inbound("Hi?").reply("Hello").build(), "mandated_tools_called")
     second = first.model_copy(update={"not_checked_why": "data_missing"})
-    plain, mixed = Tally(), Tally()
+    plain, mixed = GradeAssembly(), GradeAssembly()
     dims = (first, second)
     assert mixed.place_mixed(dims, (id(first), 0), [second], None) == plain.place(dims, None)
     assert _state(mixed) == _state(plain)
@@ -119,7 +119,7 @@ def test_a_placement_keeps_the_first_reason_a_check_was_not_checked_for() -> Non
     # turns are placed plainly or through the shared path.
     first = run_check(ConversationBuilder().inbound("Hi?").reply("Hello").build(), "mandated_tools_called")
     second = first.model_copy(update={"not_checked_why": "data_missing"})
-    plain, shared = Tally(), Tally()
+    plain, shared = GradeAssembly(), GradeAssembly()
     for dims in ((first,), (second,)):
         plain.place(dims, None)
         shared.place_shared(dims, None)

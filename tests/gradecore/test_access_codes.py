@@ -10,7 +10,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradecore.access_codes import CodeMatcher, code_matcher
+from gradecore.access_codes import CodeMatcher, code_matcher, mask_code
 from gradecore.contract import parse_conversation
 from gradecore.store import Store
 from smith.ingest import Ingestor
@@ -31,10 +31,22 @@ def test_matching_ignores_case_and_prefers_the_longest_code_at_a_place() -> None
 
 def test_masking_keeps_length_and_leaves_no_code_spelled_again() -> None:
     matcher = CodeMatcher(["2121", "77"])
-    masked = matcher.mask_keeping_length("pin 212121 and 77")
+    masked = matcher.mask("pin 212121 and 77", keep_length=True)
     assert len(masked) == len("pin 212121 and 77")
     assert "2121" not in masked and " 77" not in masked
     assert masked == "pin ••••21 and ••"
+
+
+def test_one_mask_policy_shows_at_most_the_last_two_characters_and_none_of_a_short_code() -> None:
+    assert [mask_code(code) for code in ("4821", "AB12CD", "123")] == ["••21", "••CD", "••"]
+    assert [mask_code(code, keep_length=True) for code in ("4821", "AB12CD", "123")] == [
+        "••21",
+        "••••CD",
+        "•••",
+    ]
+    assert CodeMatcher(["12"]).mask("unit 12") == "unit ••"
+    masked = code_matcher(["4821", "99#7"]).mask("codes 4821 and 99#7 and 4821")
+    assert masked == "codes ••21 and ••#7 and ••21"
 
 
 def test_a_code_that_spells_its_own_mask_still_ends() -> None:
@@ -71,7 +83,7 @@ def test_every_span_found_is_a_code_and_every_code_occurrence_is_covered(codes: 
         # Every occurrence the per-code patterns saw is at least partly inside a found span (a longer
         # or earlier code may have claimed the overlap).
         assert covered & set(range(start, end)), (codes, text, (start, end))
-    masked = matcher.mask_keeping_length(text)
+    masked = matcher.mask(text, keep_length=True)
     assert not matcher.spans(masked) or any(c.startswith("•") for c in codes)
 
 

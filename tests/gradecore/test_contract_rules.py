@@ -14,6 +14,7 @@ from gradecore.contract import (
     MAX_TURNS,
     SCHEMA_ID,
     ContractViolation,
+    DocumentTooLarge,
     parse_conversation,
 )
 from tests.gradecore.docs import (
@@ -319,6 +320,14 @@ def test_document_over_two_mib_names_the_limit() -> None:
     path, message = byte_violations(padded)[0]
     assert path == "$"
     assert "2 MiB" in message
+
+
+def test_a_document_over_the_limit_is_refused_as_document_too_large_before_parsing() -> None:
+    # Not JSON at all: the size is checked first, and callers (HTTP: 413) tell it by its type.
+    with pytest.raises(DocumentTooLarge) as refused:
+        parse_conversation(b"{" * (MAX_DOCUMENT_BYTES + 1))
+    assert refused.value.size == MAX_DOCUMENT_BYTES + 1
+    assert refused.value.errors[0][0] == "$"
 
 
 def test_document_of_exactly_two_mib_is_accepted() -> None:

@@ -173,7 +173,7 @@ def test_a_window_of_100_000_conversations_is_counted(store: Store) -> None:
         assert stats == WindowStats(
             graded=conversations,
             passed=conversations - 25_001,
-            below=25_001,
+            flagged=25_001,
             reacted=3,  # 0, 4 and 99,996 are flagged (n % 4 == 0); 99,997 passed
             acts=4,
             agreeing=4,

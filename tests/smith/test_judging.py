@@ -19,7 +19,7 @@ from sqlalchemy import Engine
 import app as wiring
 from cerebrus.judge import JudgeConfig, JudgeLane, grade_with_judge
 from gradecore.contract import parse_conversation
-from gradecore.recording import SOURCE_DETERMINISTIC, SOURCE_JUDGE
+from gradecore.grade_rows import SOURCE_DETERMINISTIC, SOURCE_JUDGE
 from gradecore.store import Store
 from smith.ingest import Ingestor
 from smith.judging import JudgeWorker

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from gradecore.db import create_db_engine, upgrade
-from gradecore.recording import SOURCE_DETERMINISTIC, SOURCE_JUDGE
+from gradecore.grade_rows import SOURCE_DETERMINISTIC, SOURCE_JUDGE
 from gradecore.store import Store
 from tests.conftest import DEMO_DATA
 from tests.fakes.anthropic_api import FakeAnthropicAPI

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from gradecore.entities import SlackEvent
-from gradecore.recording import frozen_copy
+from gradecore.grade_rows import frozen_copy
 from smith.listening.locating import LatestGrades
 from smith.listening.processor import ActProcessor
 from tests.scenarios import slack_requests as sr
@@ -21,7 +21,7 @@ LAMPLITER = "lampliter-unbacked-promise.json"
 def _recorded(scene: Scene, event: dict[str, Any], event_id: str) -> dict[str, Any]:
     body = sr.event_body(event, event_id=event_id)
     with scene.store.unit() as unit:
-        assert unit.inbox.record(event_id, str(event["type"]), body)
+        assert unit.inbox.add(event_id, str(event["type"]), body)
     return body
 
 
@@ -42,7 +42,7 @@ async def test_a_bad_event_in_a_batch_costs_only_itself(engine: Engine) -> None:
         # Odd event shapes are ignored, not errors; a row whose payload is no object at all (written
         # by hand, or by an older Smith) still fails, and must cost only itself.
         with scene.store.unit() as unit:
-            assert unit.inbox.record("EvBROKEN", "reaction_added", ["not", "an", "event"])  # type: ignore[arg-type]
+            assert unit.inbox.add("EvBROKEN", "reaction_added", ["not", "an", "event"])  # type: ignore[arg-type]
         turn_ts = next(iter(posted.turn_ts.values()))
         other = _recorded(scene, sr.reaction("U0ANA", "+1", CHANNEL, turn_ts), "EvGOOD2")
 

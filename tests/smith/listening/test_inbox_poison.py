@@ -24,7 +24,7 @@ POISON: Any = ["not", "an", "event"]
 def _record_poison(scene: Scene, count: int, *, age: timedelta) -> list[str]:
     ids = [f"EvPOISON{n:04d}" for n in range(count)]
     with scene.store.unit() as unit:
-        unit.inbox.record_many([(event_id, "reaction_added", POISON) for event_id in ids])
+        unit.inbox.add_many([(event_id, "reaction_added", POISON) for event_id in ids])
         unit.session.exec(
             update(SlackEvent)
             .where(SlackEvent.event_id.in_(ids))  # type: ignore[attr-defined]
@@ -94,7 +94,7 @@ async def test_failing_rows_never_starve_the_events_behind_them(engine: Engine) 
         _record_poison(scene, 230, age=timedelta(hours=1))
         good = sr.event_body(sr.reaction("U0ANA", "+1", CHANNEL, posted.parent_ts))
         with scene.store.unit() as unit:
-            assert unit.inbox.record(good["event_id"], "reaction_added", good)
+            assert unit.inbox.add(good["event_id"], "reaction_added", good)
 
         for _ in range(2):
             await processor.process_leftovers(older_than=timedelta(0))

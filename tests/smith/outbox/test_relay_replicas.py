@@ -21,7 +21,7 @@ CHANNELS = [f"C0APT{i}" for i in range(6)]
 
 @pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
 async def test_two_relays_on_one_postgres_send_each_post_exactly_once(store: Store) -> None:
-    assert store.is_postgres
+    assert store.engine.dialect.name == "postgresql"
     keys = [
         key
         for channel in CHANNELS

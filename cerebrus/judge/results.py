@@ -14,25 +14,20 @@ from collections.abc import Set as AbstractSet
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from cerebrus.judged_dimensions import LEVEL_BY_SCORE, judged_result
 from cerebrus.redact import redact
-from cerebrus.text import mask_codes
+from gradecore.access_codes import code_matcher
 from gradecore.contract import Turn
 from gradecore.vocabulary import (
     DimensionResult,
     Evidence,
-    Kind,
-    Layer,
     Level,
     NotCheckedWhy,
     Outcome,
-    Owner,
     Reason,
-    Scope,
     Span,
 )
 
-_LAYERS = {"tone": Layer.TONE, "pacing": Layer.PACING}
-LEVEL_BY_SCORE = {0: Level.BLOCK, 1: Level.HOLD, 2: Level.REPAIR, 3: Level.PASS}
 _SLUGS = {
     "tone": ("harmful_tone", "poor_tone", "tone_needs_polish", "tone_fine"),
     "pacing": ("harmful_pacing", "poor_pacing", "pacing_needs_polish", "pacing_fine"),
@@ -82,12 +77,8 @@ def _result(
     why: NotCheckedWhy | None = None,
     score: int | None = None,
 ) -> DimensionResult:
-    return DimensionResult(
-        check=check,
-        layer=_LAYERS[check],
-        owner=Owner.CLARA,
-        kind=Kind.JUDGED,
-        scope=Scope.TURN,
+    return judged_result(
+        check,
         outcome=outcome,
         level=level,
         reason=reason,
@@ -172,7 +163,7 @@ def redacted(result: DimensionResult, codes: Iterable[str]) -> DimensionResult:
     if not codes:
         return result
     cleaned = redact(result, codes)
-    sentence = mask_codes(cleaned.reason.sentence, codes)
+    sentence = code_matcher(codes).mask(cleaned.reason.sentence)
     if sentence == cleaned.reason.sentence:
         return cleaned
     return cleaned.model_copy(update={"reason": cleaned.reason.model_copy(update={"sentence": sentence})})

@@ -1,17 +1,20 @@
-"""Judged dimensions (tone, pacing) as the engine folds them into a grade.
+"""The judged dimensions (tone, pacing): their one table, and how the engine places them in a grade.
 
-The judge lane (cerebrus/judge/) produces them asynchronously; here they are only placed: missing
-ones become `not_checked` (judge lane off), and a judged score colours the verdict only once its
+The judge lane (cerebrus/judge/) scores them asynchronously; here they are named once (with their
+layer and the score → level table every part of the project reads) and placed: missing ones become
+`not_checked` (judge lane off), and a judged score colours the headline level only once its
 dimension is marked calibrated in the rules (score → level: 0 block · 1 hold · 2 repair · 3 pass).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from types import MappingProxyType
 
 from gradecore.vocabulary import (
     DimensionResult,
+    Evidence,
     Kind,
     Layer,
     Level,
@@ -22,19 +25,48 @@ from gradecore.vocabulary import (
     Scope,
 )
 
-JUDGED_LAYERS: dict[str, Layer] = {"tone": Layer.TONE, "pacing": Layer.PACING}
-SCORE_LEVELS: dict[int, Level] = {0: Level.BLOCK, 1: Level.HOLD, 2: Level.REPAIR, 3: Level.PASS}
+JUDGED_LAYERS: Mapping[str, Layer] = MappingProxyType({"tone": Layer.TONE, "pacing": Layer.PACING})
+"""Each judged dimension's id and its layer, in scope order."""
+JUDGED_DIMENSIONS: tuple[str, ...] = tuple(JUDGED_LAYERS)
+LEVEL_BY_SCORE: Mapping[int, Level] = MappingProxyType(
+    {0: Level.BLOCK, 1: Level.HOLD, 2: Level.REPAIR, 3: Level.PASS}
+)
+"""The level a judged score (0–3) stands for."""
 
 
-@lru_cache(maxsize=len(JUDGED_LAYERS))
-def judge_off(dimension: str) -> DimensionResult:
-    """A judged dimension the judge lane did not score."""
+def judged_result(
+    dimension: str,
+    *,
+    outcome: Outcome,
+    level: Level,
+    reason: Reason,
+    colours_verdict: bool,
+    not_checked_why: NotCheckedWhy | None = None,
+    evidence: tuple[Evidence, ...] = (),
+    score: int | None = None,
+) -> DimensionResult:
+    """A judged dimension's result; its layer, owner (Clara), kind and scope (turn) come from here."""
     return DimensionResult(
         check=dimension,
         layer=JUDGED_LAYERS[dimension],
         owner=Owner.CLARA,
         kind=Kind.JUDGED,
         scope=Scope.TURN,
+        outcome=outcome,
+        level=level,
+        reason=reason,
+        evidence=evidence,
+        not_checked_why=not_checked_why,
+        score=score,
+        colours_verdict=colours_verdict,
+    )
+
+
+@lru_cache(maxsize=len(JUDGED_LAYERS))
+def judge_off(dimension: str) -> DimensionResult:
+    """A judged dimension the judge lane did not score."""
+    return judged_result(
+        dimension,
         outcome=Outcome.NOT_CHECKED,
         level=Level.PASS,
         reason=Reason(
@@ -72,7 +104,7 @@ def place_judged(
     for result in supplied:
         seen.add(result.check)
         scored = result.outcome is not Outcome.NOT_CHECKED and result.score is not None
-        level = SCORE_LEVELS[result.score] if scored and result.score is not None else Level.PASS
+        level = LEVEL_BY_SCORE[result.score] if scored and result.score is not None else Level.PASS
         placed.append(
             result.model_copy(
                 update={"level": level, "colours_verdict": scored and result.check in calibrated}
