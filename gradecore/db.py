@@ -10,15 +10,17 @@ import math
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+# Alembic is imported only where a migration runs or the head is read: a command on a migrated database
+# does without it (docs/operations.md, command start-up).
 _MIGRATIONS = Path(__file__).with_name("migrations")
 _VERSION_TABLE = "alembic_version"
 
@@ -93,6 +95,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: object, *, busy_ms: int) -> 
 
 
 def _alembic_config(engine: Engine) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(_MIGRATIONS))
     # configparser interpolates "%", which URL-encoded options contain.
@@ -103,6 +107,8 @@ def _alembic_config(engine: Engine) -> Config:
 
 
 def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory(str(_MIGRATIONS)).get_current_head()
     assert head is not None, "no migrations shipped"
     return head
@@ -124,6 +130,8 @@ def current_revision(engine: Engine) -> str | None:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Migrate to `revision` (the head by default)."""
+    from alembic import command
+
     config = _alembic_config(engine)
     try:
         with engine.begin() as connection:

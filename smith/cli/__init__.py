@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from smith.cli import context
 from smith.cli.app import app
 from smith.cli.errors import run_guarded
 
@@ -11,4 +12,5 @@ __all__ = ["app", "main"]
 
 
 def main() -> None:
+    context.freeze_heap_once_started()
     sys.exit(run_guarded(app))
