@@ -17,6 +17,9 @@ from sqlalchemy import select as sql_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
+# The module, not the name: gradecore.recording imports this package, so whichever of the two is
+# imported first finds the other half-built; the constant is read when a query runs, long after.
+from gradecore import recording
 from gradecore.entities import (
     ConversationRecord,
     MachineGrade,
@@ -25,9 +28,6 @@ from gradecore.entities import (
     TicketScan,
     TicketSignature,
 )
-# The module, not the name: gradecore.recording imports this package, so whichever of the two is
-# imported first finds the other half-built; the constant is read when a query runs, long after.
-from gradecore import recording
 
 WEEK = timedelta(days=7)
 
