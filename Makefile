@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PROJECT_CODE := gradecore cerebrus smith blocks handlers app.py scheduler.py
 # What `smith demo` and the default settings write in the working directory.
 DEMO_OUTPUT := smith-demo smith.db fixtures_out
 
@@ -17,6 +18,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+# An editable install leaves the project's own modules uncompiled; where bytecode is not written
+# (PYTHONDONTWRITEBYTECODE, a read-only checkout) every `smith` run would compile them again.
+	$(BIN)/python -m compileall -q $(PROJECT_CODE)
 	touch $(STAMP)
 
 demo: $(STAMP) ## Grade the bundled examples and show the posts (SQLite, dry run, nothing sent)

@@ -1,5 +1,5 @@
-"""Wiring: settings → store → engine → Bolt app → aiohttp server / Socket Mode → scheduler, and the
-`smith` console script (`main`), the top of the import graph (docs/architecture.md).
+"""Wiring: settings → store → engine → Bolt app → aiohttp server / Socket Mode → scheduler; `smith serve`
+runs it (the console script, `smith_cli`, is the one module above this one: docs/architecture.md).
 
 Settings are read once (by the command line) and everything else receives what it needs from here;
 what the settings build is built in `smith/wiring.py`, shared with the command line and the demo.
@@ -12,7 +12,6 @@ import contextlib
 import gc
 import logging
 import signal
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -31,7 +30,6 @@ from handlers import ListenerServices
 from handlers.slack_app import build_bolt_app, mount
 from scheduler import JobConfig, Jobs, build_scheduler
 from smith import wiring
-from smith.cli import commands, run_guarded
 from smith.cli.context import settings as read_settings
 from smith.ingest import Ingestor
 from smith.judging import JudgeWorker
@@ -270,10 +268,3 @@ def serve_command() -> None:
         level=current.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     asyncio.run(serve(build(current)))
-
-
-def main() -> None:
-    """The `smith` console script: the command tree of `smith/cli`, and `serve`, which runs this app
-    (the only command that needs it; the tree below never imports upward)."""
-    commands.command("serve")(serve_command)
-    sys.exit(run_guarded(commands))

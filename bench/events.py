@@ -7,14 +7,21 @@ session sends the same signed `reaction_added`/`reaction_removed` events to each
 concurrency and times every request until its ack. Prints events/second and p50/p99 time to ack for
 both, their ratio, and how long Smith took to finish processing what it acked.
 
+The events go in rounds, alternating the apps (no-op, Smith, no-op, Smith…; each round's share of the
+events to each), so a busy neighbour on the machine slows both alike instead of deciding the ratio;
+after each Smith round its processing is let finish, so it never runs under the next no-op round.
+The ratio is printed over all rounds and as the median of the per-round ratios.
+
 Goal: p99 ack under 100 ms, and at least half the no-op app's throughput.
 
-    .venv/bin/python -m bench.events [--events 2000] [--concurrency 32] [--no-gc-freeze] [--postgres-url URL]
+    .venv/bin/python -m bench.events [--events 2000] [--rounds 8] [--concurrency 32] [--no-gc-freeze]
+        [--postgres-url URL] [--database smith_bench_events]
 
 Both apps share the process, so the start-up heap is frozen (`gc.freeze()`) after start-up, as a
 server does once it is up; `--no-gc-freeze` measures without it.
 
-Uses a fresh PostgreSQL schema, dropped afterwards, and the fake Slack Web API from the tests.
+Uses its own PostgreSQL database (`smith_bench_events`, created on the server `--postgres-url` names and
+dropped afterwards; never the tests' database) and the fake Slack Web API from the tests.
 """
 
 from __future__ import annotations
@@ -26,12 +33,14 @@ import itertools
 import statistics
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from aiohttp import ClientSession, TCPConnector, web
 from slack_bolt.async_app import AsyncApp
 from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 from sqlmodel import col, func, select
 
 import app as smith_app
@@ -53,6 +62,7 @@ GRADERS = 200
 P99_GOAL_MS = 100.0
 THROUGHPUT_GOAL = 0.5
 _WARMUP = 64
+_DATABASE = "smith_bench_events"
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,21 @@ class Run:
         return (
             f"{self.name:<8} {self.per_second:8.0f} events/s   p50 {self.percentile(50):6.1f} ms   "
             f"p99 {self.percentile(99):6.1f} ms   statuses {self.statuses}"
+        )
+
+    @classmethod
+    def combined(cls, runs: list[Run]) -> Run:
+        """The rounds of one app as one run: all its events over the time spent sending them."""
+        statuses: dict[int, int] = {}
+        for run in runs:
+            for status, count in run.statuses.items():
+                statuses[status] = statuses.get(status, 0) + count
+        return cls(
+            runs[0].name,
+            sum(run.events for run in runs),
+            sum(run.seconds for run in runs),
+            [ms for run in runs for ms in run.acks_ms],
+            statuses,
         )
 
 
@@ -148,7 +173,7 @@ def _counts(store: Store) -> tuple[int, int]:
     return int(pending), int(verdicts)
 
 
-async def _bench(url: str, events: int, concurrency: int, *, freeze_heap: bool) -> None:
+async def _bench(url: str, events: int, rounds: int, concurrency: int, *, freeze_heap: bool) -> None:
     async with FakeSlack.running(channels=[CHANNEL], post_window_s=0.0) as fake:
         for n in range(GRADERS):
             fake.add_user(SlackUser(f"U0B{n:04d}", f"grader{n}", email=f"grader{n}@example.test"))
@@ -176,17 +201,26 @@ async def _bench(url: str, events: int, concurrency: int, *, freeze_heap: bool) 
             for name, endpoint in (("no-op", noop_url), ("smith", smith_url)):
                 await _load(name, endpoint, _bodies(_WARMUP, targets), concurrency)
             await _wait_processed(smith.store, within=60)
-            noop = await _load("no-op", noop_url, _bodies(events, targets), concurrency)
-            started = time.perf_counter()
-            smith_run = await _load("smith", smith_url, _bodies(events, targets), concurrency)
-            await _wait_processed(smith.store, within=300)
-            processed_in = time.perf_counter() - started
+            noop_rounds: list[Run] = []
+            smith_rounds: list[Run] = []
+            processed_in = 0.0
+            for share in _shares(events, rounds):
+                noop_rounds.append(await _load("no-op", noop_url, _bodies(share, targets), concurrency))
+                started = time.perf_counter()
+                smith_rounds.append(await _load("smith", smith_url, _bodies(share, targets), concurrency))
+                await _wait_processed(smith.store, within=300)
+                processed_in += time.perf_counter() - started
         finally:
             await smith_runner.cleanup()
             await noop_runner.cleanup()
             await smith.judge.aclose()
             smith.store.engine.dispose()
-        _report(noop, smith_run, processed_in, _counts(smith.store)[1], concurrency)
+        _report(noop_rounds, smith_rounds, processed_in, _counts(smith.store)[1], concurrency)
+
+
+def _shares(events: int, rounds: int) -> list[int]:
+    """`events` split over `rounds` as evenly as whole events allow."""
+    return [events // rounds + (1 if n < events % rounds else 0) for n in range(rounds)]
 
 
 async def _seed(smith: smith_app.Smith, fake: FakeSlack) -> list[str]:
@@ -210,13 +244,24 @@ async def _wait_processed(store: Store, *, within: float) -> None:
         await asyncio.sleep(0.05)
 
 
-def _report(noop: Run, smith: Run, processed_in: float, verdicts: int, concurrency: int) -> None:
+def _report(
+    noop_rounds: list[Run], smith_rounds: list[Run], processed_in: float, verdicts: int, concurrency: int
+) -> None:
+    noop, smith = Run.combined(noop_rounds), Run.combined(smith_rounds)
     ratio = smith.per_second / noop.per_second
+    per_round = [b.per_second / a.per_second for a, b in zip(noop_rounds, smith_rounds, strict=True)]
     p99 = smith.percentile(99)
-    print(f"{smith.events} signed reaction events per app, concurrency {concurrency}, PostgreSQL inbox")
+    print(
+        f"{smith.events} signed reaction events per app in {len(smith_rounds)} alternating rounds, "
+        f"concurrency {concurrency}, PostgreSQL inbox"
+    )
     print(noop.line())
     print(smith.line())
     print(f"throughput ratio smith/no-op: {ratio:.2f} (goal ≥ {THROUGHPUT_GOAL:.2f})")
+    print(
+        f"per round: median {statistics.median(per_round):.2f}, min {min(per_round):.2f}, "
+        f"max {max(per_round):.2f} ({' '.join(f'{r:.2f}' for r in per_round)})"
+    )
     print(f"smith p99 time to ack: {p99:.1f} ms (goal < {P99_GOAL_MS:.0f} ms)")
     print(
         f"smith acked and processed all {smith.events} in {processed_in:.2f} s "
@@ -226,33 +271,54 @@ def _report(noop: Run, smith: Run, processed_in: float, verdicts: int, concurren
     print("goal met" if met else "goal NOT met")
 
 
+@contextmanager
+def _own_database(server_url: str, name: str) -> Iterator[str]:
+    """A database of the bench's own on that server, created empty (a leftover of an interrupted run is
+    dropped first) and dropped afterwards; yields its URL."""
+    server = make_url(server_url)
+    admin = create_engine(server.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+        try:
+            yield server.set(database=name).render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as connection:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--events", type=int, default=2000)
+    parser.add_argument("--events", type=int, default=2000, help="events per app, over all rounds")
+    parser.add_argument(
+        "--rounds", type=int, default=8, help="alternating rounds (no-op, Smith) to split them into"
+    )
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument(
         "--no-gc-freeze", action="store_true", help="leave the start-up heap to the garbage collector"
     )
-    parser.add_argument("--postgres-url", default="postgresql+psycopg://postgres@127.0.0.1:5432/test")
+    parser.add_argument(
+        "--postgres-url",
+        default="postgresql+psycopg://postgres@127.0.0.1:5432/postgres",
+        help="the PostgreSQL server (its database part is ignored)",
+    )
+    parser.add_argument("--database", default=_DATABASE, help="the bench's own database, created and dropped")
     args = parser.parse_args()
+    if not 1 <= args.rounds <= args.events:
+        parser.error("--rounds must be between 1 and --events")
 
-    schema = f"bench_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(args.postgres_url)
-    with admin.begin() as connection:
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
-    joiner = "&" if "?" in args.postgres_url else "?"
-    url = f"{args.postgres_url}{joiner}options=-csearch_path%3D{schema}"
-    try:
+    with _own_database(args.postgres_url, args.database) as url:
         engine = create_db_engine(url)
         upgrade(engine)
         engine.dispose()
-        asyncio.run(_bench(url, args.events, args.concurrency, freeze_heap=not args.no_gc_freeze))
-    finally:
-        with admin.begin() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+        asyncio.run(
+            _bench(url, args.events, args.rounds, args.concurrency, freeze_heap=not args.no_gc_freeze)
+        )
 
 
 if __name__ == "__main__":

@@ -17,6 +17,9 @@ from sqlalchemy import select as sql_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
+# The module, not the name: gradecore.grade_rows imports this package, so whichever of the two is
+# imported first finds the other half-built; the constant is read when a query runs, long after.
+from gradecore import grade_rows
 from gradecore.entities import (
     ConversationRecord,
     MachineGrade,
@@ -25,7 +28,6 @@ from gradecore.entities import (
     TicketScan,
     TicketSignature,
 )
-from gradecore.grade_rows import SOURCE_DETERMINISTIC
 
 WEEK = timedelta(days=7)
 
@@ -235,7 +237,7 @@ class TicketsRepo:
                 isouter=True,
             )
             .where(
-                col(MachineGrade.source) == SOURCE_DETERMINISTIC,
+                col(MachineGrade.source) == grade_rows.SOURCE_DETERMINISTIC,
                 col(MachineGrade.level) != "pass",
                 created <= until,
             )

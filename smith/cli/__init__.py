@@ -1,6 +1,6 @@
 """The `smith` command line. Every user mistake is one clear line on stderr and a non-zero exit.
 
-The console script is `app.main`: this tree, plus `serve`, the one command that runs the wired app.
+The console script is `smith_cli.main`: this tree, plus `serve`, the one command that runs the wired app.
 """
 
 from __future__ import annotations

@@ -8,13 +8,15 @@ SQLite would silently keep it).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from email_validator import EmailNotValidError, validate_email
-from sqlalchemy import inspect
-from sqlmodel import SQLModel
-
-from gradecore.entities import Property, User
 from smith.cli.errors import UserError
+
+if TYPE_CHECKING:
+    from sqlmodel import SQLModel
+
+# The entities and validators are imported inside each check: the command modules import this one at
+# their top, and `--help` must not pay for SQLAlchemy (docs/operations.md, command start-up).
 
 # Public channels start with C, private channels (and old private groups) with G.
 _CHANNEL_ID = re.compile(r"[CG][A-Z0-9]{2,}")
@@ -23,6 +25,8 @@ _CHANNEL_ID = re.compile(r"[CG][A-Z0-9]{2,}")
 
 def column_length(entity: type[SQLModel], field: str) -> int:
     """The declared length of a string column (`Property`, `"id"` → 128)."""
+    from sqlalchemy import inspect
+
     length = getattr(inspect(entity).columns[field].type, "length", None)
     assert isinstance(length, int), f"{entity.__name__}.{field} is not a string column with a length"
     return length
@@ -40,6 +44,8 @@ def bounded(value: str, column: tuple[type[SQLModel], str], what: str) -> str:
 
 def channel_id(value: str) -> str:
     """A Slack channel id (C… or G…), not a channel name: names change, ids do not. Empty unmaps."""
+    from gradecore.entities import Property
+
     if not value.strip():
         return ""
     if not _CHANNEL_ID.fullmatch(value):
@@ -53,6 +59,10 @@ def channel_id(value: str) -> str:
 
 def email_address(value: str, *, where: str = "") -> str:
     """A syntactically valid address (no DNS look-up: the staff's mail domain may be internal)."""
+    from email_validator import EmailNotValidError, validate_email
+
+    from gradecore.entities import User
+
     prefix = f"{where}: " if where else ""
     try:
         # test_environment: syntax only, no DNS, and the reserved `.test` domain Smith's own examples and

@@ -1,16 +1,18 @@
 """The command tree: each group lives in its own module and is attached here. `serve`, which runs the
-wired application, is attached by `app.main`, the console script, above it (docs/architecture.md)."""
+wired application, is attached by `smith_cli.main`, the console script, above `app` (docs/architecture.md).
+
+Command modules import only typer and light helpers at the top; what a command runs on (the engine,
+SQLAlchemy, Slack's SDKs) is imported inside it, so building this tree for `--help` stays quick
+(docs/operations.md, command start-up).
+"""
 
 from __future__ import annotations
 
 import json
-from importlib.metadata import version as package_version
 from typing import Annotated
 
 import typer
 
-from cerebrus.version import ENGINE_VERSION
-from gradecore.contract import conversation_schema
 from smith.cli import db, ingest, jobs, outbox, properties, rules, run, slack, tickets, users
 
 commands = typer.Typer(
@@ -24,6 +26,10 @@ commands = typer.Typer(
 
 def _print_version(value: bool) -> None:
     if value:
+        from importlib.metadata import version as package_version
+
+        from cerebrus.version import ENGINE_VERSION
+
         typer.echo(f"smith {package_version('agent-smith')} · engine {ENGINE_VERSION}")
         raise typer.Exit()
 
@@ -59,4 +65,6 @@ users.app.command("link")(slack.link)
 @commands.command()
 def schema() -> None:
     """Print the JSON Schema of the input contract (smith.conversation/v1)."""
+    from gradecore.contract import conversation_schema
+
     typer.echo(json.dumps(conversation_schema(), indent=2))

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import sys
 import traceback
+from typing import TYPE_CHECKING
 
 import typer
-from pydantic import ValidationError
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
-from cerebrus import RulesError
-from gradecore.contract import ContractViolation, UnknownTimezone
-from gradecore.db import DatabaseError
-from gradecore.store import StoreError
-from smith.documents import UnreadableInput
-from smith.startup import StartupError
+if TYPE_CHECKING:
+    from sqlalchemy.exc import SQLAlchemyError
+
+# The errors below are named, not imported: importing their modules would load SQLAlchemy, pydantic and
+# the engine for every command, `smith --help` included (docs/operations.md, command start-up). An
+# exception can only be an instance of a class whose module is loaded, so an unloaded one is no match.
+_VALIDATION_ERROR = ("pydantic_core", "ValidationError")
+_DATABASE_ERROR = ("sqlalchemy.exc", "SQLAlchemyError")
 
 
 class UserError(Exception):
@@ -27,22 +28,34 @@ class UserError(Exception):
 
 
 # The declared user errors: each is raised on purpose, with a message that is the whole explanation.
-USER_ERRORS: tuple[type[BaseException], ...] = (
+USER_ERRORS: tuple[type[BaseException] | tuple[str, str], ...] = (
     UserError,
-    ContractViolation,
-    RulesError,
-    DatabaseError,
-    StoreError,
-    UnreadableInput,
-    StartupError,
-    UnknownTimezone,
+    ("gradecore.contract", "ContractViolation"),
+    ("cerebrus.rules", "RulesError"),
+    ("gradecore.db", "DatabaseError"),
+    ("gradecore.store.errors", "StoreError"),
+    ("smith.documents", "UnreadableInput"),
+    ("smith.startup", "StartupError"),
+    ("gradecore.contract", "UnknownTimezone"),
 )
 # sysexits.h: an internal software error, distinct from a user's mistake (1) and a usage error (2).
 EX_SOFTWARE = 70
 
 
+def is_kind(exc: BaseException, kind: type[BaseException] | tuple[str, str]) -> bool:
+    """`isinstance`, with a class given as (module, name) looked up only if its module is loaded."""
+    if isinstance(kind, tuple):
+        module = sys.modules.get(kind[0])
+        found = getattr(module, kind[1], None) if module is not None else None
+        return isinstance(found, type) and isinstance(exc, found)
+    return isinstance(exc, kind)
+
+
 def one_line(exc: BaseException) -> str:
-    if isinstance(exc, ValidationError):  # settings from the environment
+    if is_kind(exc, _VALIDATION_ERROR):  # settings from the environment
+        from pydantic import ValidationError
+
+        assert isinstance(exc, ValidationError)
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         return f"invalid setting {where}: {first['msg']}"
@@ -53,6 +66,8 @@ def one_line(exc: BaseException) -> str:
 def database_failure(exc: SQLAlchemyError) -> str:
     """The failure's kind, never its text: SQLAlchemy's and the driver's messages carry the statement's
     parameters, that is a stored document's names, phone numbers and access codes."""
+    from sqlalchemy.exc import DBAPIError
+
     kind = type(exc).__name__
     driver = exc.orig if isinstance(exc, DBAPIError) else None
     if driver is not None and type(driver).__name__ != kind:
@@ -79,20 +94,29 @@ def run_guarded(app: typer.Typer) -> int:
     except KeyboardInterrupt:
         print("smith: interrupted", file=sys.stderr)
         return 130
-    except ValidationError as exc:
-        print(f"smith: {one_line(exc)}", file=sys.stderr)
-        return 2
-    except USER_ERRORS as exc:
-        print(f"smith: {one_line(exc)}", file=sys.stderr)
-        return 1
-    except SQLAlchemyError as exc:
-        print(f"smith: {database_failure(exc)}", file=sys.stderr)
-        return 1
-    except Exception:
-        traceback.print_exc(file=sys.stderr)
-        print("smith: internal error: this is a bug in smith, not in how it was called", file=sys.stderr)
-        return EX_SOFTWARE
+    except Exception as exc:
+        told = _tell(exc)
+        if told is None:
+            traceback.print_exc(file=sys.stderr)
+            print("smith: internal error: this is a bug in smith, not in how it was called", file=sys.stderr)
+            return EX_SOFTWARE
+        print(f"smith: {told[0]}", file=sys.stderr)
+        return told[1]
     return outcome if isinstance(outcome, int) else 0  # typer.Exit(n) comes back as n
+
+
+def _tell(exc: Exception) -> tuple[str, int] | None:
+    """The line and exit code for an exception a user can cause; None for any other."""
+    if is_kind(exc, _VALIDATION_ERROR):
+        return one_line(exc), 2
+    if any(is_kind(exc, kind) for kind in USER_ERRORS):
+        return one_line(exc), 1
+    if is_kind(exc, _DATABASE_ERROR):
+        from sqlalchemy.exc import SQLAlchemyError
+
+        assert isinstance(exc, SQLAlchemyError)
+        return database_failure(exc), 1
+    return None
 
 
 def one_line_usage(exc: UsageError) -> str:

@@ -4,23 +4,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-from gradecore.contract import Conversation
 from smith.cli.context import ingestor, open_store, rules, settings
 from smith.cli.errors import UserError, database_failure
 from smith.cli.output import progress
-from smith.documents import ParsedDocument, parse_documents, read_source
-from smith.ingest import Ingestor, IngestResult
-from smith.judging import JudgeWorker
-from smith.wiring import build_judge_lane
+
+if TYPE_CHECKING:
+    from gradecore.contract import Conversation
+    from smith.documents import ParsedDocument
+    from smith.ingest import Ingestor, IngestResult
+
+# The contract, the store and the judge load inside the command (docs/operations.md, command start-up).
 
 
 def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin")]) -> None:
     """Validate and store conversation documents (identical re-sends are no-ops)."""
+    from smith.documents import parse_documents, read_source
+
     name, raw = read_source(source)
     documents = list(parse_documents(name, raw))
     if len(documents) == 1 and documents[0].violation is not None:
@@ -52,6 +55,8 @@ def _ingest_document(
     document: ParsedDocument, ingest_one: Callable[[Conversation], IngestResult]
 ) -> tuple[IngestResult | None, str | None]:
     """Stores one document and prints its outcome; else the reason it was not stored."""
+    from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
     if document.conversation is None:
         assert document.violation is not None
         return None, str(document.violation)
@@ -80,5 +85,8 @@ def describe(result: IngestResult) -> str:
 
 
 async def pay_judgements(ingesting: Ingestor) -> int:
+    from smith.judging import JudgeWorker
+    from smith.wiring import build_judge_lane
+
     async with build_judge_lane(settings(), rules()) as lane:
         return await JudgeWorker(ingesting.store, lane, ingesting).drain()

@@ -7,17 +7,12 @@ from typing import Annotated
 from zoneinfo import ZoneInfo
 
 import typer
-from rich.console import Console
 
-from gradecore.entities import utcnow
 from smith.cli.context import open_store, rules, settings
 from smith.cli.errors import UserError
 from smith.cli.output import JsonOption, print_json, progress
-from smith.sweep.check import check_fixtures
-from smith.sweep.job import run_sweep
-from smith.tally import compose_tally, queue_tally
-from smith.tickets import build_tracker
-from smith.transports.render import render_payload
+
+# Each job's modules load inside its command (docs/operations.md, command start-up).
 
 fixtures_app = typer.Typer(help="The sweep's fixture drafts.", no_args_is_help=True)
 
@@ -33,6 +28,10 @@ def tally(
     as_json: JsonOption = False,
 ) -> None:
     """Print (or post) the daily tally line per property."""
+    from gradecore.entities import utcnow
+    from smith.tally import compose_tally, queue_tally
+    from smith.transports.render import render_payload
+
     listed: list[dict[str, object]] = []
     with open_store().unit() as unit:
         properties = [unit.properties.require(property_id)] if property_id else list(unit.properties.list())
@@ -68,6 +67,9 @@ def tally(
 
 def sweep() -> None:
     """Run the D8 sweep now: new verdicts become anonymized fixture drafts and tickets."""
+    from smith.sweep.job import run_sweep
+    from smith.tickets import build_tracker
+
     current = settings()
     directory = current.fixtures_dir
     with progress("Sweeping verdicts", None) as advance:
@@ -94,6 +96,10 @@ def sweep() -> None:
 @fixtures_app.command("check")
 def fixtures_check() -> None:
     """Re-grade every calibration fixture with the current engine; exit 1 if any disagrees."""
+    from rich.console import Console
+
+    from smith.sweep.check import check_fixtures
+
     results = check_fixtures(settings().fixtures_dir, rules())
     console = Console()
     failing = [result for result in results if not result.agrees]

@@ -7,7 +7,6 @@ from typing import Annotated, Literal
 
 import typer
 
-from gradecore.entities import Property
 from smith.cli.arguments import bounded, channel_id
 from smith.cli.context import open_store, settings
 from smith.cli.errors import UserError
@@ -30,6 +29,8 @@ def set_property(
     ] = None,
 ) -> None:
     """Create or update a property (creating needs --name and --timezone)."""
+    from gradecore.entities import Property
+
     bounded(property_id, (Property, "id"), "the property id")
     if name is not None:
         bounded(name, (Property, "name"), "--name")

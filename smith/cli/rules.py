@@ -8,20 +8,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Column, Table
 
-from cerebrus import RulesError, load_rules
-from gradecore.entities import utcnow
-from smith.calibration.disagreements import disagreements as find_disagreements
-from smith.calibration.regrade import regrade as run_regrade
-from smith.calibration.suggest import candidate_toml
-from smith.calibration.suggest import suggest as find_suggestions
-from smith.calibration.trial import try_candidate
 from smith.cli.context import open_store, rules, settings
 from smith.cli.errors import UserError
 from smith.cli.output import progress
-from smith.ingest import conversation_link
+
+# The calibration modules, the engine and rich load inside each command (docs/operations.md, command
+# start-up).
 
 app = typer.Typer(
     help="The calibration loop: what people disagree with, and proven rule changes.", no_args_is_help=True
@@ -36,6 +29,8 @@ Since = Annotated[
 
 
 def window(since: str | None) -> tuple[datetime, datetime]:
+    from gradecore.entities import utcnow
+
     now = utcnow()
     if since is None:
         return now - timedelta(days=30), now
@@ -56,6 +51,11 @@ def disagreements(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per rule entry")] = False,
 ) -> None:
     """Standing human acts on failing checks, by (check, rule entry), most disagreed-with first."""
+    from rich.console import Console
+    from rich.table import Column, Table
+
+    from smith.calibration.disagreements import disagreements as find_disagreements
+
     start, end = window(since)
     rows = find_disagreements(open_store(), start, end)
     if as_json:
@@ -93,6 +93,10 @@ def suggest(
     out: Annotated[Path | None, typer.Option("--out", help="Write the candidate rules file here")] = None,
 ) -> None:
     """Propose the smallest rules-file change that would have agreed with the humans."""
+    from smith.calibration.disagreements import disagreements as find_disagreements
+    from smith.calibration.suggest import candidate_toml
+    from smith.calibration.suggest import suggest as find_suggestions
+
     start, end = window(since)
     current = settings()
     found = find_suggestions(
@@ -125,6 +129,12 @@ def try_(
     since: Since = None,
 ) -> None:
     """Re-grade the calibration fixtures and the stored window under the candidate; exit 1 on a regression."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from cerebrus import RulesError, load_rules
+    from smith.calibration.trial import try_candidate
+
     start, end = window(since)
     try:
         proposed = load_rules(candidate)
@@ -165,6 +175,9 @@ def regrade(
     ] = False,
 ) -> None:
     """Re-grade stored conversations with the current rubric (append-only) and bring Slack in line."""
+    from smith.calibration.regrade import regrade as run_regrade
+    from smith.ingest import conversation_link
+
     start, end = window(since)
     template = settings().conversation_url_template
     store = open_store()

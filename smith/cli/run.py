@@ -8,14 +8,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from cerebrus import grade as grade_conversation
 from smith.cli.context import rules, settings
 from smith.cli.errors import UserError
-from smith.demo import CORRECTION, run_demo, summary_table
-from smith.documents import parse_documents, read_source
-from smith.grade_report import print_grade
+
+# The engine, the demo and rich load inside each command (docs/operations.md, command start-up).
 
 
 def demo(
@@ -24,6 +21,10 @@ def demo(
     ),
 ) -> None:
     """Run the whole loop on the bundled examples: grade, and show the posts as staff would see them."""
+    from rich.console import Console
+
+    from smith.demo import CORRECTION, run_demo, summary_table
+
     console = Console()
     console.rule("Agent Smith demo · dry run: posts are shown here, nothing is sent to Slack")
     # The same settings `serve` reads: a rules file and the conversation links apply to the demo too.
@@ -56,6 +57,12 @@ def grade(
     as_json: Annotated[bool, typer.Option("--json", help="Print the grade as JSON")] = False,
 ) -> None:
     """Grade documents and print the result; nothing is stored."""
+    from rich.console import Console
+
+    from cerebrus import grade as grade_conversation
+    from smith.documents import parse_documents, read_source
+    from smith.grade_report import print_grade
+
     name, raw = read_source(source)
     console = Console()
     for document in parse_documents(name, raw):

@@ -9,15 +9,13 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from gradecore.entities import SlackIdentity, utcnow
-from smith.agreement import LevelPair, agreement_table_from_counts
 from smith.cli.arguments import bounded, email_address
 from smith.cli.context import open_store
 from smith.cli.errors import UserError
 from smith.cli.output import JsonOption, print_json, print_table, table
-from smith.listening.linking import link_identity
-from smith.manifest import build_manifest
-from smith.meaning_reads import agreement_counts
+
+# The store's entities, the listening code and the manifest load inside each command (docs/operations.md,
+# command start-up).
 
 
 def manifest(
@@ -27,6 +25,8 @@ def manifest(
     ] = False,
 ) -> None:
     """Print the Slack app manifest (JSON) to create the app in one step."""
+    from smith.manifest import build_manifest
+
     if not socket_mode and url is None:
         raise UserError("give --url https://your-host (HTTP mode) or --socket-mode")
     typer.echo(json.dumps(build_manifest(url=url, socket_mode=socket_mode), indent=2))
@@ -34,6 +34,9 @@ def manifest(
 
 def link(slack_user_id: str, email: str) -> None:
     """Link a Slack user id (U…) to a staff user; their pending reactions and replies then count."""
+    from gradecore.entities import SlackIdentity
+    from smith.listening.linking import link_identity
+
     if not slack_user_id.startswith(("U", "W")):
         raise UserError(f"{slack_user_id!r} is not a Slack user id (they start with U or W)")
     bounded(slack_user_id, (SlackIdentity, "slack_user_id"), "the Slack user id")
@@ -49,6 +52,10 @@ def agreement(
     as_json: JsonOption = False,
 ) -> None:
     """Agreement between staff and Smith: share agreeing and Cohen's κ (4 levels and pass/not-pass)."""
+    from gradecore.entities import utcnow
+    from smith.agreement import LevelPair, agreement_table_from_counts
+    from smith.meaning_reads import agreement_counts
+
     start = _parse_since(since)
     with open_store().unit() as unit:
         groups = agreement_counts(unit, start, utcnow(), by)
@@ -93,6 +100,8 @@ def _kappa(value: float | None) -> str:
 
 
 def _parse_since(since: str | None) -> datetime:
+    from gradecore.entities import utcnow
+
     if since is None:
         return utcnow() - timedelta(days=30)
     try:

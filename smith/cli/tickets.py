@@ -6,10 +6,7 @@ import json
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Column, Table
 
-from gradecore.entities import utcnow
 from smith.cli.context import open_store
 
 
@@ -17,6 +14,11 @@ def tickets(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per signature, as a list")] = False,
 ) -> None:
     """List the root-cause signatures of *ours* failures with their counts and tickets, newest first."""
+    from rich.console import Console
+    from rich.table import Column, Table
+
+    from gradecore.entities import utcnow
+
     now = utcnow()
     rows: list[dict[str, Any]] = []
     with open_store().unit() as unit:

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 
-from gradecore.entities import User
-from gradecore.store import ROLES, DuplicateEmail
-from gradecore.store.people import Role
 from smith.cli.arguments import bounded, email_address
 from smith.cli.context import open_store
 from smith.cli.errors import UserError
 from smith.cli.output import JsonOption, print_json, print_table, table
+
+# gradecore.store.people.Role, spelled out: importing the store would load SQLAlchemy for `--help`
+# (docs/operations.md, command start-up); a test keeps the two equal.
+Role = Literal["staff", "engineer", "admin"]
 
 app = typer.Typer(help="Staff users who may grade.", no_args_is_help=True)
 
@@ -26,6 +27,8 @@ def add(
     role: Annotated[Role, typer.Option(help="Who they are to Smith")] = "staff",
 ) -> None:
     """Add one staff user."""
+    from gradecore.entities import User
+
     address, full_name = email_address(email), bounded(name, (User, "name"), "--name")
     with open_store().unit() as unit:
         user = unit.users.add(address, full_name, role)
@@ -35,6 +38,8 @@ def add(
 @app.command("import")
 def import_csv(path: Path) -> None:
     """Import users from a CSV with columns email,name,role (a header row is optional)."""
+    from gradecore.store import DuplicateEmail
+
     rows = _read_rows(path)
     with open_store().unit() as unit:
         added = 0
@@ -80,6 +85,8 @@ def list_users(as_json: JsonOption = False) -> None:
 
 
 def _role(role: str, *, where: str = "") -> Role:
+    from gradecore.store import ROLES
+
     for known in ROLES:
         if role.strip().lower() == known:
             return known
@@ -88,6 +95,8 @@ def _role(role: str, *, where: str = "") -> Role:
 
 
 def _read_rows(path: Path) -> list[tuple[int, tuple[str, str, str]]]:
+    from gradecore.entities import User
+
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:

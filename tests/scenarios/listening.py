@@ -194,7 +194,7 @@ class Scene:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",
-            "from app import main; main()",
+            "from smith_cli import main; main()",
             *args,
             cwd=cwd,
             env={**os.environ, "SMITH_DATABASE_URL": self.database_url, "COLUMNS": "200"},

@@ -86,7 +86,7 @@ async def _smith(store: Store, fake: FakeSlack, cwd: Path, *args: str) -> tuple[
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
-        "from app import main; main()",
+        "from smith_cli import main; main()",
         *args,
         cwd=cwd,
         env=env,

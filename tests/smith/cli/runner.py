@@ -55,7 +55,7 @@ def run_smith(
     environment.update(SMITH_DATABASE_URL=database or database_url(workdir), NO_COLOR="1", COLUMNS="200")
     environment.update(env or {})
     completed = subprocess.run(
-        [sys.executable, "-c", "from app import main; main()", *args],
+        [sys.executable, "-c", "from smith_cli import main; main()", *args],
         cwd=workdir,
         env=environment,
         input=stdin,

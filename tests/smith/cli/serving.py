@@ -62,7 +62,7 @@ async def _spawn(workdir: Path, env: dict[str, str]) -> asyncio.subprocess.Proce
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
-        "from app import main; main()",
+        "from smith_cli import main; main()",
         "serve",
         cwd=workdir,
         env=env,

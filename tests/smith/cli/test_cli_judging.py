@@ -34,7 +34,7 @@ async def test_smith_ingest_judges_what_it_ingested(tmp_path: Path) -> None:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",
-            "from app import main; main()",
+            "from smith_cli import main; main()",
             "ingest",
             str(DEMO_DATA / "lampliter-unbacked-promise.json"),
             cwd=tmp_path,

@@ -131,7 +131,7 @@ def _with_a_terminal_for_stderr(workdir: Path, *args: str) -> tuple[int, str, st
     env |= {"SMITH_DATABASE_URL": f"sqlite:///{workdir / 'smith.db'}", "COLUMNS": "120", "TERM": "xterm"}
     try:
         completed = subprocess.run(
-            [sys.executable, "-c", "from app import main; main()", *args],
+            [sys.executable, "-c", "from smith_cli import main; main()", *args],
             cwd=workdir,
             env=env,
             stdout=subprocess.PIPE,

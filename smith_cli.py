@@ -1,0 +1,30 @@
+"""The `smith` console script: the top of the import graph (docs/architecture.md).
+
+It attaches `serve` — the one command that runs the wired application in `app` — to the command tree
+of `smith/cli`, and imports `app` only when `serve` runs: every other command, `--help` and
+`--version` pay for none of the server's imports (docs/operations.md, command start-up).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from smith.cli import commands, run_guarded
+from smith.cli.context import freeze_heap_once_started
+
+
+def serve() -> None:
+    """Run the HTTP server (ingest, health, Slack events) with the outbox relay."""
+    from app import serve_command
+
+    serve_command()
+
+
+def main() -> None:
+    commands.command("serve")(serve)
+    freeze_heap_once_started()
+    sys.exit(run_guarded(commands))
+
+
+if __name__ == "__main__":
+    main()

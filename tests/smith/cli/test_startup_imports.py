@@ -1,0 +1,122 @@
+"""What a `smith` process imports: each command loads only what it runs on (docs/operations.md, command
+start-up). Pinned by the modules a real process holds when it exits, never by timing; bench/startup.py
+measures the time."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from gradecore.store import ROLES
+from smith.cli import app, context, users
+from smith.cli.errors import run_guarded
+from tests.smith.cli.runner import copy_database, database_url, migrated_template
+
+# Loaded by no command that only prints what it already knows (help, version).
+_HEAVY = (
+    "sqlalchemy",
+    "sqlmodel",
+    "alembic",
+    "pydantic_settings",
+    "slack_bolt",
+    "slack_sdk",
+    "aiohttp",
+    "anthropic",
+    "lingua",
+    "cerebrus.engine",
+    "gradecore.entities",
+)
+# Loaded by no command that only reads the database: migrations, Slack, the judge and the engine.
+_NOT_FOR_READING = ("alembic", "slack_bolt", "slack_sdk", "aiohttp", "anthropic", "lingua", "cerebrus.engine")
+
+# Runs `smith ARGS` as the console script does, then writes the loaded modules and the frozen heap's size.
+_PROBE = """
+import atexit, gc, json, sys
+path = sys.argv[1]
+def report():
+    with open(path, "w") as out:
+        json.dump({"modules": sorted(sys.modules), "frozen": gc.get_freeze_count()}, out)
+atexit.register(report)
+sys.argv = ["smith", *sys.argv[2:]]
+from smith.cli import main
+main()
+"""
+
+
+def _run(workdir: Path, *args: str) -> tuple[set[str], int]:
+    """The modules `smith ARGS` had loaded when it exited, and how many objects it had frozen."""
+    foreign = ("SMITH_", "SLACK_", "ANTHROPIC_")  # a developer's shell settings must not change the command
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(foreign)}
+    environment.update(SMITH_DATABASE_URL=database_url(workdir))
+    report = workdir / "report.json"
+    completed = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(report), *args],
+        cwd=workdir,
+        env=environment,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr.decode()
+    found = json.loads(report.read_text(encoding="utf-8"))
+    return set(found["modules"]), int(found["frozen"])
+
+
+def _directory(path: Path) -> Path:
+    path.mkdir()
+    return path
+
+
+def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return [name for name in names if name in modules]
+
+
+@pytest.mark.parametrize("args", [("--version",), ("--help",)])
+def test_version_and_help_import_nothing_heavy(tmp_path: Path, args: tuple[str, ...]) -> None:
+    modules, _ = _run(tmp_path, *args)
+    assert "typer" in modules  # the probe sees the command's own imports
+    assert _loaded(modules, (*_HEAVY, "pydantic")) == []
+
+
+@pytest.mark.parametrize("args", [("users", "--help"), ("rules", "try", "--help"), ("ingest", "--help")])
+def test_a_commands_help_imports_nothing_heavy(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """Typer itself reads a command's parameters with pydantic; nothing else heavy comes with them."""
+    modules, _ = _run(tmp_path, *args)
+    assert "typer" in modules
+    assert _loaded(modules, _HEAVY) == []
+
+
+def test_a_database_listing_imports_the_store_but_no_migrations_slack_or_engine(tmp_path: Path) -> None:
+    copy_database(migrated_template(_directory(tmp_path / "template")), tmp_path)
+    for args in (("users", "list"), ("outbox",), ("properties", "list")):
+        modules, frozen = _run(tmp_path, *args)
+        assert {"sqlalchemy", "gradecore.store"} <= modules, args
+        assert _loaded(modules, _NOT_FOR_READING) == [], args
+        assert frozen > 0, args  # the start-up heap is frozen once the store is open
+
+
+def test_a_command_run_inside_another_process_leaves_its_heap_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Freezing is for the `smith` process only: a test (or a caller) running a command keeps its GC."""
+    copy_database(migrated_template(_directory(tmp_path / "template")), tmp_path)
+    monkeypatch.setenv("SMITH_DATABASE_URL", database_url(tmp_path))
+    monkeypatch.setattr(sys, "argv", ["smith", "users", "list"])
+    context.settings.cache_clear()
+    before = gc.get_freeze_count()
+    try:
+        assert run_guarded(app) == 0
+    finally:
+        context.settings.cache_clear()
+    assert gc.get_freeze_count() == before
+
+
+def test_the_cli_spells_the_roles_as_the_store_does() -> None:
+    assert get_args(users.Role) == ROLES
