@@ -111,14 +111,7 @@ def build(
         )
         relay = Relay(store, transport, relay_config)
     judge = build_judge_lane(settings, rules)
-    ingestor = Ingestor(
-        store,
-        rules=rules,
-        post=transport is not None,
-        conversation_url_template=settings.conversation_url_template,
-        judge=judge.enabled,
-        max_thread_replies=settings.max_thread_replies,
-    )
+    ingestor = Ingestor.from_settings(store, settings, rules)
     smith = Smith(settings, store, rules, ingestor, judge, transport, relay)
     if judge.enabled:
         smith.judge_worker = JudgeWorker(store, judge, ingestor)

@@ -7,7 +7,7 @@ every post is rendered as staff would see it in Slack (dry-run: nothing leaves t
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from smith.listening.identity import SlackProfile
 from smith.listening.processor import ActProcessor
 from smith.outbox import Relay, RelayConfig, RelayStats
 from smith.outbox.keys import parent_key, turn_key
+from smith.settings import Settings
 from smith.sweep.job import SweepReport, run_sweep
 from smith.tally import compose_tally
 from smith.tickets.tracker import MarkdownTracker
@@ -95,11 +96,11 @@ async def run_demo(
     workdir: Path,
     console: Console,
     *,
-    rules: Rules | None = None,
-    conversation_url_template: str | None = None,
+    settings: Settings,
+    rules: Rules,
 ) -> DemoRun:
-    """The demo, grading under `rules` and linking posts with `conversation_url_template`, as `serve`
-    would with the same settings."""
+    """The demo, ingesting as `serve` would with the same settings and rules, except that its posts
+    are always shown (dry run) and it never calls the judge lane."""
     store = prepare(workdir)
     conversations = bundled_conversations()
     with store.unit() as unit:
@@ -109,7 +110,7 @@ async def run_demo(
             unit.properties.set(
                 prop.id, name=prop.name, timezone=prop.timezone, locale=prop.locale, channel_id=channel
             )
-    ingestor = Ingestor(store, rules=rules, conversation_url_template=conversation_url_template)
+    ingestor = replace(Ingestor.from_settings(store, settings, rules), post=True, judge=False)
     results = [ingestor.ingest(conversation) for conversation in conversations]
     transport = DryRunTransport(
         lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True),

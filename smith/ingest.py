@@ -21,6 +21,7 @@ from gradecore.store import PutOutcome, Store, Unit, item_ref
 from gradecore.vocabulary import Level
 from smith.outbox.keys import PostKey
 from smith.outbox.policy import GradeIds, queue_posts
+from smith.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,19 @@ class Ingestor:
     # decision lives here so every way in (HTTP, `smith ingest`) judges alike.
     judge: bool = False
     max_thread_replies: int = 10
+
+    @classmethod
+    def from_settings(cls, store: Store, settings: Settings, rules: Rules) -> Ingestor:
+        """The ingestor the settings describe: built here for `smith serve`, `smith ingest` and the
+        demo alike, so every way in grades, posts and judges the same way."""
+        return cls(
+            store,
+            rules=rules,
+            post=settings.post_mode != "off",
+            conversation_url_template=settings.conversation_url_template,
+            judge=settings.judge_enabled,
+            max_thread_replies=settings.max_thread_replies,
+        )
 
     def ingest(self, conversation: Conversation) -> IngestResult:
         """Store, grade deterministically, queue posts, and (judge on) record that a judgement is owed."""
@@ -177,10 +191,10 @@ def record_grades(
             turns[turn.turn_id] = shown[0]  # this turn's grade did not change: keep the one shown
             continue
         row = turn_machine_grade(result, turn)
-        turns[turn.turn_id] = row.id
+        turns[turn.turn_id] = row["id"]
         rows.append(row)
     unit.grades.add_all(rows)
-    return GradeIds(conversation_row.id, turns, frozenset(row.id for row in rows)), len(rows)
+    return GradeIds(conversation_row["id"], turns, frozenset(row["id"] for row in rows)), len(rows)
 
 
 def conversation_link(template: str, conversation_id: str) -> str:

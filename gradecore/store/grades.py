@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -27,13 +27,10 @@ class GradesRepo:
         self._session.flush()
         return grade
 
-    def add_all(self, grades: Sequence[MachineGrade]) -> None:
-        """Append several grades in one statement (no flush, no ORM objects kept in the session)."""
-        if not grades:
-            return
-        table = MachineGrade.__table__  # type: ignore[attr-defined]
-        rows = [{column.name: getattr(grade, column.name) for column in table.columns} for grade in grades]
-        self._session.execute(insert(table), rows)
+    def add_all(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Append grades, given as rows of every column, in one statement (no ORM objects)."""
+        if rows:
+            self._session.execute(insert(MachineGrade.__table__), list(rows))  # type: ignore[attr-defined]
 
     def latest_turn_hashes(self, conversation_id: str) -> dict[str, tuple[str, str]]:
         """(id, content hash) of the latest grade of each of a conversation's turns, by item ref, in

@@ -32,12 +32,4 @@ def rules() -> Rules:
 
 
 def ingestor(store: Store) -> Ingestor:
-    current = settings()
-    return Ingestor(
-        store,
-        rules=rules(),
-        post=current.post_mode != "off",
-        conversation_url_template=current.conversation_url_template,
-        judge=current.judge_enabled,
-        max_thread_replies=current.max_thread_replies,
-    )
+    return Ingestor.from_settings(store, settings(), rules())

@@ -32,8 +32,8 @@ def demo(
         run_demo(
             workdir,
             console,
+            settings=settings(),
             rules=rules(),
-            conversation_url_template=settings().conversation_url_template,
         )
     )
     console.print(summary_table(run))
