@@ -20,15 +20,16 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
-from blocks import DigestLine, LinkLine, build_digest_blocks, validate_post
+from blocks import DigestLine, LinkLine, PostContent, build_digest_blocks
 from cerebrus.judge import JudgeLane
-from gradecore.entities import Property, SlackPost, utcnow
+from gradecore.entities import Property, utcnow
 from gradecore.locks import period_lock
 from gradecore.store import Store
-from gradecore.store.outbox import PENDING
 from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
 from smith.digest import digest_sections
 from smith.judge_drift import measure_drift
+from smith.outbox.keys import PostKey, digest_key, sweep_summary_key
+from smith.outbox.queue import Draft, queue_one
 from smith.sweep.job import SweepReport, run_sweep
 from smith.tally import compose_tally, due_tally_day, queue_tally
 from smith.tickets.sync import QUIET_AFTER, TicketLink
@@ -145,7 +146,9 @@ class Jobs:
             now=now,
             quiet_after=self.config.ticket_quiet_after,
         )
-        self._queue_summary(report, key=f"sweep:{self._latest_daily_period(now, self.config.sweep_time)}")
+        self._queue_summary(
+            report, key=sweep_summary_key(self._latest_daily_period(now, self.config.sweep_time))
+        )
         return {
             "written": dict(report.written),
             "refused": len(report.refused),
@@ -159,7 +162,7 @@ class Jobs:
             "parked": len(report.parked),
         }
 
-    def _queue_summary(self, report: SweepReport, *, key: str) -> None:
+    def _queue_summary(self, report: SweepReport, *, key: PostKey) -> None:
         if self.config.triage_channel is None:
             return
         sections: list[tuple[str, list[DigestLine]]] = [
@@ -194,7 +197,7 @@ class Jobs:
         disagreed = disagreement_digest_lines(self.store, now - timedelta(days=7), now)
         with self.store.unit() as unit:
             sections = digest_sections(unit, now, judge_drift=drift, rule_disagreements=disagreed)
-        key = f"digest:{week}"
+        key = digest_key(week)
         self._queue_triage(
             build_digest_blocks(sections, title=f"Smith weekly digest · {week}", idempotency_key=key),
             key,
@@ -202,18 +205,9 @@ class Jobs:
         )
         return {"posted": True}
 
-    def _queue_triage(self, content: Any, key: str, kind: str) -> None:
-        validate_post(content)
+    def _queue_triage(self, content: PostContent, key: PostKey, kind: str) -> None:
         with self.store.unit() as unit:
-            unit.outbox.add(
-                SlackPost(
-                    kind=kind,
-                    idempotency_key=key,
-                    channel=self.config.triage_channel,
-                    payload=content.as_message(),
-                    status=PENDING,
-                )
-            )
+            queue_one(unit, Draft(key=key, kind=kind, content=content, channel=self.config.triage_channel))
 
     async def _drift_lines(self) -> list[str] | None:
         if self.judge is None or not self.judge.enabled:

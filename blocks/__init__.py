@@ -7,7 +7,7 @@ post Slack would reject, and is called before a post is queued.
 
 from blocks.common import CORRECT_GRADE_ACTION_ID, GRADE_EVENT_TYPE, PostContent
 from blocks.conversation import build_conversation_blocks
-from blocks.limits import PostLimitError, validate_post
+from blocks.limits import PostLimitError, render_post, validate_post
 from blocks.more_turns import build_more_turns_blocks
 from blocks.notice import DigestLine, LinkLine, build_digest_blocks, build_notice_blocks
 from blocks.tally import build_tally_blocks
@@ -26,5 +26,6 @@ __all__ = [
     "build_notice_blocks",
     "build_tally_blocks",
     "build_turn_blocks",
+    "render_post",
     "validate_post",
 ]

@@ -54,7 +54,11 @@ class PostContent:
 
     def as_message(self) -> dict[str, Any]:
         """The `chat.postMessage`/`chat.update` arguments this post stands for (channel and ts aside)."""
-        message: dict[str, Any] = {"text": self.text, "blocks": [block.to_dict() for block in self.blocks]}
+        return self.message_of([block.to_dict() for block in self.blocks])
+
+    def message_of(self, rendered_blocks: list[dict[str, Any]]) -> dict[str, Any]:
+        """`as_message`, given this post's blocks already rendered (`to_dict`)."""
+        message: dict[str, Any] = {"text": self.text, "blocks": rendered_blocks}
         if self.metadata is not None:
             message["metadata"] = {
                 "event_type": self.metadata.event_type,

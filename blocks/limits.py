@@ -69,6 +69,11 @@ def clip(text: str, limit: int) -> str:
 
 def validate_post(content: PostContent) -> None:
     """Raise PostLimitError when Slack would reject `content`; return quietly otherwise."""
+    render_post(content)
+
+
+def render_post(content: PostContent) -> dict[str, Any]:
+    """`content.as_message()`, validated as `validate_post` does: each block is rendered once, for both."""
     if not content.text.strip():
         raise PostLimitError("the plain-text fallback is empty")
     if slack_length(content.text) > MAX_FALLBACK_TEXT:
@@ -77,17 +82,20 @@ def validate_post(content: PostContent) -> None:
         raise PostLimitError("a post needs at least one block")
     if len(content.blocks) > MAX_BLOCKS:
         raise PostLimitError(f"{len(content.blocks)} blocks; Slack allows {MAX_BLOCKS}")
+    rendered_blocks = []
     for index, block in enumerate(content.blocks):
         try:
             rendered = block.to_dict()  # the block models' own validators run here
         except SlackObjectFormationError as exc:
             raise PostLimitError(f"block {index} ({block.type}): {exc}") from None
         _check_block(index, rendered)
+        rendered_blocks.append(rendered)
     if content.metadata is not None:
         if not _EVENT_TYPE.match(content.metadata.event_type):
             raise PostLimitError(f"metadata event type {content.metadata.event_type!r} is not allowed")
         if not content.metadata.event_payload.get("idempotency_key"):
             raise PostLimitError("metadata carries no idempotency key")
+    return content.message_of(rendered_blocks)
 
 
 def _check_block(index: int, block: Mapping[str, Any]) -> None:

@@ -222,6 +222,8 @@ class SlackPost(SQLModel, table=True):
     channel: str | None = Field(default=None, max_length=32)
     parent_post_id: int | None = Field(default=None, foreign_key="slack_posts.id")
     thread_ts: str | None = Field(default=None, max_length=32)
+    # Who an ephemeral is shown to (a Slack user id); None for every other operation.
+    recipient: str | None = Field(default=None, max_length=32)
     payload: dict[str, Any] = _json()
     status: str = Field(max_length=16)  # pending | posted | failed | unrouted
     attempts: int = 0

@@ -20,12 +20,12 @@ from cerebrus import Rules
 from gradecore.contract import Conversation, parse_conversation
 from gradecore.db import create_db_engine, upgrade
 from gradecore.entities import utcnow
-from gradecore.keys import grade_post_key
 from gradecore.store import Store
 from smith.ingest import IngestResult
 from smith.listening.identity import SlackProfile
 from smith.listening.processor import ActProcessor
 from smith.outbox import Relay, RelayConfig, RelayStats
+from smith.outbox.keys import parent_key, turn_key
 from smith.settings import Settings
 from smith.sweep.job import SweepReport, run_sweep
 from smith.tally import compose_tally
@@ -131,9 +131,9 @@ async def run_demo(workdir: Path, console: Console, settings: Settings, rules: R
 async def simulate_staff(store: Store) -> list[str]:
     """A 👍 on one parent and a written correction under one turn, through the real inbox and processor."""
     with store.unit() as unit:
-        parent = unit.outbox.by_key(grade_post_key("c0a80101-lampliter-0001"))
-        reply = unit.outbox.by_key(grade_post_key("b1rchw00d-rent-0042", "t1"))
-        parent_of_reply = unit.outbox.by_key(grade_post_key("b1rchw00d-rent-0042"))
+        parent = unit.outbox.by_key(parent_key("c0a80101-lampliter-0001"))
+        reply = unit.outbox.by_key(turn_key("b1rchw00d-rent-0042", "t1"))
+        parent_of_reply = unit.outbox.by_key(parent_key("b1rchw00d-rent-0042"))
     assert parent and reply and parent_of_reply and parent.ts and reply.ts and parent_of_reply.ts
     thumbs_up: dict[str, Any] = {
         "type": "reaction_added",

@@ -14,11 +14,12 @@ from urllib.parse import quote
 
 from cerebrus import CheckRegistry, Rules, grade
 from gradecore.contract import Conversation
-from gradecore.entities import SlackPost, utcnow
+from gradecore.entities import utcnow
 from gradecore.grade_rows import conversation_machine_grade, turn_content_hash, turn_machine_grade
 from gradecore.grades import ConversationGrade
 from gradecore.store import PutOutcome, Store, Unit, item_ref
 from gradecore.vocabulary import Level
+from smith.outbox.keys import PostKey
 from smith.outbox.policy import GradeIds, queue_posts
 
 
@@ -88,8 +89,17 @@ class Ingestor:
             outcome, record = unit.conversations.put(conversation)
             if outcome is PutOutcome.UNCHANGED:
                 return IngestResult(conversation.conversation_id, outcome)
-            ids, written = record_grades(unit, result, record.content_hash)
-            queued = self._queue(unit, result, conversation, ids, known.slack_channel_id, known.locale)
+            first_version = outcome is PutOutcome.NEW  # nothing graded or posted about it before
+            ids, written = record_grades(unit, result, record.content_hash, first_version=first_version)
+            queued = self._queue(
+                unit,
+                result,
+                conversation,
+                ids,
+                known.slack_channel_id,
+                known.locale,
+                first_version=first_version,
+            )
             if self.judge:
                 unit.judging.request(conversation.conversation_id, record.content_hash, now=utcnow())
             return IngestResult(
@@ -128,9 +138,11 @@ class Ingestor:
         ids: GradeIds,
         channel: str | None,
         locale: str,
-    ) -> list[SlackPost]:
+        *,
+        first_version: bool = False,
+    ) -> dict[PostKey, int]:
         if not self.post:
-            return []
+            return {}
         return queue_posts(
             unit,
             result,
@@ -140,6 +152,7 @@ class Ingestor:
             conversation_url=self._url(conversation.conversation_id),
             locale=locale,
             max_thread_replies=self.max_thread_replies,
+            first_version=first_version,
         )
 
     def _url(self, conversation_id: str) -> str | None:
@@ -148,20 +161,26 @@ class Ingestor:
         return conversation_link(self.conversation_url_template, conversation_id)
 
 
-def record_grades(unit: Unit, result: ConversationGrade, document_hash: str) -> tuple[GradeIds, int]:
-    """Append the conversation's grade and a grade for each turn whose grade changed (by content)."""
-    conversation_row = unit.grades.add(conversation_machine_grade(result, document_hash))
-    new = {conversation_row.id}
+def record_grades(
+    unit: Unit, result: ConversationGrade, document_hash: str, *, first_version: bool = False
+) -> tuple[GradeIds, int]:
+    """Append the conversation's grade and a grade for each turn whose grade changed (by content), in
+    one statement. The turns' latest grades are read once (not at all for a conversation's
+    `first_version`, which has none)."""
+    conversation_row = conversation_machine_grade(result, document_hash)
+    rows = [conversation_row]
+    latest = {} if first_version else unit.grades.latest_turn_hashes(result.conversation_id)
     turns: dict[str, str] = {}
     for turn in result.turns:
-        latest = unit.grades.latest("turn", item_ref(result.conversation_id, turn.turn_id))
-        if latest is not None and latest.content_hash == turn_content_hash(result, turn):
-            turns[turn.turn_id] = latest.id  # this turn's grade did not change: keep the one shown
+        shown = latest.get(item_ref(result.conversation_id, turn.turn_id))
+        if shown is not None and shown[1] == turn_content_hash(result, turn):
+            turns[turn.turn_id] = shown[0]  # this turn's grade did not change: keep the one shown
             continue
-        row = unit.grades.add(turn_machine_grade(result, turn))
-        turns[turn.turn_id] = row.id
-        new.add(row.id)
-    return GradeIds(conversation_row.id, turns, frozenset(new)), len(new)
+        row = turn_machine_grade(result, turn)
+        turns[turn.turn_id] = row["id"]
+        rows.append(row)
+    unit.grades.add_all(rows)
+    return GradeIds(conversation_row["id"], turns, frozenset(row["id"] for row in rows)), len(rows)
 
 
 def conversation_link(template: str, conversation_id: str) -> str:

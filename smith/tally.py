@@ -12,9 +12,10 @@ from zoneinfo import ZoneInfo
 
 from blocks import build_tally_blocks, validate_post
 from blocks.common import PostContent
-from gradecore.entities import Property, SlackPost
+from gradecore.entities import Property
 from gradecore.store import Unit
-from gradecore.store.outbox import PENDING, UNROUTED
+from smith.outbox.keys import tally_key
+from smith.outbox.queue import Draft, queue_one
 from smith.stats import window_stats
 
 QUIET_DAYS = 7
@@ -86,18 +87,13 @@ def _no_reactions_lately(unit: Unit, property_id: str, end: datetime) -> bool:
     return latest is None or latest < start
 
 
-def tally_key(property_id: str, day: date) -> str:
-    return f"tally:{property_id}:{day.isoformat()}"
-
-
 def queue_tally(unit: Unit, prop: Property, tally: Tally) -> bool:
     """Queue the tally post once per property and day (the idempotency key makes a rerun a no-op)."""
-    post = SlackPost(
+    draft = Draft(
+        key=tally_key(prop.id, tally.local_date),
         kind="tally",
-        idempotency_key=tally_key(prop.id, tally.local_date),
-        property_id=prop.id,
+        content=tally.content,
         channel=prop.slack_channel_id,
-        payload=tally.content.as_message(),
-        status=PENDING if prop.slack_channel_id else UNROUTED,
+        property_id=prop.id,
     )
-    return unit.outbox.add(post)[1]
+    return queue_one(unit, draft)

@@ -43,28 +43,28 @@ class ConversationsRepo:
         return None if record is None else validate_conversation(record.document)
 
     def put(self, conversation: Conversation) -> tuple[PutOutcome, ConversationRecord]:
-        """Store the document; an identical re-send is a no-op, a changed one replaces the record."""
+        """Store the document; an identical re-send is a no-op, a changed one replaces the record.
+
+        Most documents are new: the insert comes first, and a new one costs that one statement. When
+        the row exists (or another replica is inserting it right now: whichever inserts second inserts
+        nothing and waits for the first), it is read and locked, as with any re-send.
+        """
         digest = content_hash(conversation)
+        fresh = ConversationRecord(
+            conversation_id=conversation.conversation_id,
+            property_id=conversation.property.id,
+            content_hash=digest,
+            document=_document(conversation),
+            settled_at=conversation.settled_at,
+        )
+        if insert_if_absent(self._session, fresh):
+            return PutOutcome.NEW, fresh
         record = self._locked(conversation.conversation_id)
-        if record is None:
-            fresh = ConversationRecord(
-                conversation_id=conversation.conversation_id,
-                property_id=conversation.property.id,
-                content_hash=digest,
-                document=_document(conversation),
-                settled_at=conversation.settled_at,
-            )
-            # Another replica may be storing the same conversation right now: whichever inserts
-            # second inserts nothing and carries on with the first one's row, as with any re-send.
-            inserted = insert_if_absent(self._session, fresh)
-            record = self._locked(conversation.conversation_id)
-            assert record is not None, "a row inserted or found by the insert is there to lock"
-            if inserted:
-                return PutOutcome.NEW, record
+        assert record is not None, "a row the insert found is there to lock"
         if record.content_hash == digest:
             return PutOutcome.UNCHANGED, record
         record.property_id, record.content_hash = conversation.property.id, digest
-        record.document = _document(conversation)
+        record.document = fresh.document
         record.received_at, record.settled_at = utcnow(), conversation.settled_at
         self._session.add(record)
         self._session.flush()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
 from gradecore.entities import MachineGrade
@@ -25,6 +26,26 @@ class GradesRepo:
         self._session.add(grade)
         self._session.flush()
         return grade
+
+    def add_all(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Append grades, given as rows of every column, in one statement (no ORM objects)."""
+        if rows:
+            self._session.execute(insert(MachineGrade.__table__), list(rows))  # type: ignore[attr-defined]
+
+    def latest_turn_hashes(self, conversation_id: str) -> dict[str, tuple[str, str]]:
+        """(id, content hash) of the latest grade of each of a conversation's turns, by item ref, in
+        one query: a re-sent conversation keeps the grades of the turns it did not change."""
+        query = (
+            select(col(MachineGrade.item_ref), col(MachineGrade.id), col(MachineGrade.content_hash))
+            .where(
+                col(MachineGrade.conversation_id) == conversation_id, col(MachineGrade.item_type) == "turn"
+            )
+            .order_by(col(MachineGrade.created_at), col(MachineGrade.id))
+        )
+        # Oldest first: each item's latest grade is the last one written into the dict.
+        return {
+            str(ref): (str(grade_id), str(digest)) for ref, grade_id, digest in self._session.execute(query)
+        }
 
     def get(self, grade_id: str) -> MachineGrade | None:
         return self._session.get(MachineGrade, grade_id)

@@ -49,6 +49,24 @@ _NO_CUT = 2**62  # above any post id: a channel with fewer due posts than its sh
 _POST_REF_COLUMNS: tuple[Any, ...] = tuple(col(getattr(SlackPost, f.name)) for f in fields(PostRef))
 
 
+@dataclass(frozen=True)
+class QueuedRef:
+    """A queued post as deciding what else to queue needs it."""
+
+    id: int
+    kind: str
+    operation: str
+    turn_id: str | None
+
+
+_QUEUED_REF_COLUMNS: tuple[Any, ...] = (
+    col(SlackPost.idempotency_key),
+    *(col(getattr(SlackPost, f.name)) for f in fields(QueuedRef)),
+)
+# SQLite allows 32,766 bound parameters per statement (999 before 3.32); a post row binds ~20.
+_ROWS_PER_INSERT = 40
+
+
 class OutboxRepo:
     def __init__(self, session: Session) -> None:
         self._session = session
@@ -63,6 +81,30 @@ class OutboxRepo:
         self._session.add(post)
         self._session.flush()
         return post, True
+
+    def insert_new(self, rows: Sequence[dict[str, Any]]) -> dict[str, int]:
+        """Insert the rows whose idempotency key is new, a batch per statement; {key: id} of those
+        inserted. A key another writer holds is skipped (`ON CONFLICT DO NOTHING`: on PostgreSQL the
+        insert waits for that writer's transaction, then skips) instead of failing the transaction."""
+        insert: Any = postgresql_insert if self._is_postgres() else sqlite_insert
+        table = SlackPost.__table__  # type: ignore[attr-defined]
+        inserted: dict[str, int] = {}
+        for start in range(0, len(rows), _ROWS_PER_INSERT):
+            statement = (
+                insert(table)
+                .values(list(rows[start : start + _ROWS_PER_INSERT]))
+                .on_conflict_do_nothing(index_elements=["idempotency_key"])
+                .returning(table.c.idempotency_key, table.c.id)
+            )
+            inserted.update({str(key): int(post_id) for key, post_id in self._session.execute(statement)})
+        return inserted
+
+    def queued_for_conversation(self, conversation_id: str) -> dict[str, QueuedRef]:
+        """Every post queued about a conversation (edits too), by idempotency key, without payloads:
+        what queuing a grade's posts needs to know, in one query."""
+        query = select(*_QUEUED_REF_COLUMNS).where(col(SlackPost.conversation_id) == conversation_id)
+        rows = self._session.connection().execute(query)
+        return {str(row[0]): QueuedRef(*row[1:]) for row in rows}
 
     def by_key(self, idempotency_key: str) -> SlackPost | None:
         return self._session.exec(

@@ -17,17 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from blocks import validate_post
 from blocks.regraded import build_regraded_pass_blocks
 from cerebrus import Rules, grade
-from gradecore.entities import SlackPost
 from gradecore.grade_rows import SOURCE_DETERMINISTIC
 from gradecore.grades import ConversationGrade
 from gradecore.store import Store, Unit
-from gradecore.store.outbox import PENDING, UNROUTED
 from smith.calibration.stored import Stored, stored_conversations
 from smith.ingest import record_grades
-from smith.outbox.policy import parent_key, queue_posts
+from smith.outbox.keys import parent_key, regraded_key
+from smith.outbox.policy import queue_posts
+from smith.outbox.queue import Draft, queue_one
 
 
 @dataclass
@@ -114,19 +113,15 @@ def _edit_parent_to_pass(
     content = build_regraded_pass_blocks(
         result, property_name=property_name, machine_grade_id=grade_id, idempotency_key=parent.idempotency_key
     )
-    validate_post(content)
-    _, created = unit.outbox.add(
-        SlackPost(
-            idempotency_key=f"{parent.idempotency_key}:regrade:{grade_id}",
-            kind="conversation",
-            operation="update",
-            property_id=result.property_id,
-            conversation_id=result.conversation_id,
-            channel=parent.channel or channel,
-            parent_post_id=parent.id,
-            machine_grade_id=grade_id,
-            payload=content.as_message(),
-            status=PENDING if (parent.channel or channel) else UNROUTED,
-        )
+    draft = Draft(
+        key=regraded_key(parent.idempotency_key, grade_id),
+        kind="conversation",
+        content=content,
+        channel=parent.channel or channel,
+        operation="update",
+        property_id=result.property_id,
+        conversation_id=result.conversation_id,
+        parent_post_id=parent.id,
+        machine_grade_id=grade_id,
     )
-    return int(created)
+    return int(queue_one(unit, draft))

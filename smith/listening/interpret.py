@@ -15,13 +15,14 @@ from smith.corrections import parse_correction
 from smith.listening.events import Ignored, ReactionEvent, ReplyDeleted, ReplyEvent, parse_event
 from smith.listening.locating import LatestGrades, Locator
 from smith.listening.modal import ModalSubmission, UnreadableSubmission
+from smith.outbox.keys import PostKey, note_hint_key
 
 
 @dataclass(frozen=True)
 class Hint:
     """An ephemeral to queue once the act is recorded (how to name a level, for a plain note)."""
 
-    key: str
+    key: PostKey
     channel: str
     thread_ts: str
 
@@ -131,5 +132,5 @@ def _reply(
     )
     hint = None
     if correction.is_note:
-        hint = Hint(f"hint:{reply.channel}:{reply.thread_ts}:{reply.user}", reply.channel, reply.thread_ts)
+        hint = Hint(note_hint_key(reply.channel, reply.thread_ts, reply.user), reply.channel, reply.thread_ts)
     return PlannedAct(act, located.machine, hint, thread_ts=reply.thread_ts)

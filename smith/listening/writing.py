@@ -18,6 +18,7 @@ from smith.acts import HumanAct, record_act
 from smith.listening.identity import Resolution
 from smith.listening.interpret import PlannedAct
 from smith.listening.notify import queue_ephemeral
+from smith.outbox.keys import confirmation_key, unlinked_key
 from smith.outbox.reviewed import refresh_reviewed_lines
 
 PARKED = "pending: Slack user not linked to a staff user"
@@ -105,7 +106,7 @@ def park(unit: Unit, planned: PlannedAct) -> str:
         title, body = _deck(unit, act).not_linked()
         queue_ephemeral(
             unit,
-            key=f"unlinked:{act.slack_channel}:{act.slack_user_id}",
+            key=unlinked_key(act.slack_channel, act.slack_user_id),
             channel=act.slack_channel,
             user=act.slack_user_id,
             title=title,
@@ -122,7 +123,7 @@ def _confirm(unit: Unit, planned: PlannedAct, principles: Sequence[str]) -> None
     title, body = _deck(unit, act).confirmation(act.expected_level.value, act.note, principles)
     queue_ephemeral(
         unit,
-        key=f"confirm:{act.act_key}",
+        key=confirmation_key(act.act_key),
         channel=act.slack_channel,
         user=act.slack_user_id,
         title=title,

@@ -9,7 +9,7 @@ ones keep a reply each and one last reply lists the rest (so 80 flagged turns ma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from blocks import (
@@ -17,16 +17,14 @@ from blocks import (
     build_conversation_blocks,
     build_more_turns_blocks,
     build_turn_blocks,
-    validate_post,
 )
 from blocks.copydeck import deck_for
 from gradecore.contract import Conversation
-from gradecore.entities import SlackPost
 from gradecore.grades import ConversationGrade, TurnGrade
-from gradecore.keys import edit_post_key
 from gradecore.store import Unit
-from gradecore.store.outbox import PENDING, UNROUTED
-from smith.outbox.keys import more_turns_key, parent_key, turn_key
+from gradecore.store.outbox import QueuedRef
+from smith.outbox.keys import PostKey, edit_key, more_turns_key, parent_key, turn_key
+from smith.outbox.queue import Draft, queue
 from smith.outbox.reviewed import refresh_reviewed_lines, reviewed_line
 
 __all__ = ["MORE_TURNS_KIND", "GradeIds", "more_turns_key", "parent_key", "queue_posts", "turn_key"]
@@ -56,97 +54,147 @@ def queue_posts(
     conversation_url: str | None,
     locale: str | None = None,
     max_thread_replies: int = DEFAULT_MAX_THREAD_REPLIES,
-) -> list[SlackPost]:
-    """Queue the Slack posts this grade calls for, in the caller's transaction, in `locale`."""
-    queued: list[SlackPost] = []
-    parent = unit.outbox.by_key(parent_key(grade.conversation_id))
+    first_version: bool = False,
+) -> dict[PostKey, int]:
+    """Queue the Slack posts this grade calls for, in the caller's transaction, in `locale`; the ids
+    of those queued, by key.
+
+    What is already queued for the conversation is read once (nothing, without asking, for its
+    `first_version`); the parent is inserted first when new, for its id, then everything else at once.
+    """
+    queued: dict[PostKey, int] = {}
+    known: dict[str, QueuedRef] = (
+        {} if first_version else unit.outbox.queued_for_conversation(grade.conversation_id)
+    )
+    parent_at = parent_key(grade.conversation_id)
+    parent = known.get(parent_at)
     if parent is None and not grade.flagged:
         return queued  # passing conversations get nothing in Slack (they count in the tally)
 
-    def add(content: PostContent, key: str, **fields: object) -> SlackPost:
-        validate_post(content)
-        post = SlackPost(
-            idempotency_key=key,
+    def draft(content: PostContent, key: PostKey, kind: str, **fields: object) -> Draft:
+        return Draft(
+            key=key,
+            kind=kind,
+            content=content,
+            channel=channel,
             property_id=grade.property_id,
             conversation_id=grade.conversation_id,
-            channel=channel,
-            payload=content.as_message(),
-            status=PENDING if channel else UNROUTED,
             **fields,  # type: ignore[arg-type]
         )
-        post, created = unit.outbox.add(post)
-        if created:
-            queued.append(post)
-        return post
 
-    def parent_content(key: str, reviewed: str | None = None) -> PostContent:
+    def parent_content(reviewed: str | None = None) -> PostContent:
         return build_conversation_blocks(
             grade,
             conversation,
             machine_grade_id=ids.conversation,
             conversation_url=conversation_url,
-            idempotency_key=key,
+            idempotency_key=parent_at,  # an edited message keeps the parent's key
             locale=locale,
             reviewed=reviewed,
         )
 
+    drafts: list[Draft] = []
+    refresh_reviewed = False
     if parent is None:
-        key = parent_key(grade.conversation_id)
-        parent = add(parent_content(key), key, kind="conversation", machine_grade_id=ids.conversation)
+        first = draft(parent_content(), parent_at, "conversation", machine_grade_id=ids.conversation)
+        queued |= queue(unit, [first])
+        parent = _queued_ref(unit, parent_at, queued)
     elif ids.conversation in ids.new:
-        key = edit_post_key(parent_key(grade.conversation_id), ids.conversation)
         # A reviewed post keeps showing who reviewed it: the edit carries the line, and a review edit
         # still waiting takes the new content too, so neither undoes the other.
         reviewed = None
         if unit.verdicts.for_conversations([grade.conversation_id]):
             reviewed = reviewed_line(unit, grade.conversation_id, deck_for(locale))
-        add(
-            parent_content(parent.idempotency_key, reviewed),  # the edited message keeps the parent's key
-            key,
-            kind="conversation",
-            operation="update",
-            parent_post_id=parent.id,
-            machine_grade_id=ids.conversation,
+        drafts.append(
+            draft(
+                parent_content(reviewed),
+                edit_key(parent_at, ids.conversation),
+                "conversation",
+                operation="update",
+                parent_post_id=parent.id,
+                machine_grade_id=ids.conversation,
+            )
         )
-        if reviewed is not None:
-            refresh_reviewed_lines(unit, [grade.conversation_id], only_waiting=True)
+        refresh_reviewed = reviewed is not None
 
-    own_replies, listed = _replies_and_list(unit, grade, max_thread_replies)
+    own_replies, listed = _replies_and_list(known, grade, max_thread_replies)
     for turn in own_replies:
         grade_id = ids.turns[turn.turn_id]
         key = turn_key(grade.conversation_id, turn.turn_id)
-        existing = unit.outbox.by_key(key)
+        existing = known.get(key)
         if existing is not None and grade_id not in ids.new:
             continue
         content = build_turn_blocks(
             turn, grade, conversation, machine_grade_id=grade_id, idempotency_key=key, locale=locale
         )
         if existing is None:
-            add(
-                content,
-                key,
-                kind="turn",
-                turn_id=turn.turn_id,
-                parent_post_id=parent.id,
-                machine_grade_id=grade_id,
+            drafts.append(
+                draft(
+                    content,
+                    key,
+                    "turn",
+                    turn_id=turn.turn_id,
+                    parent_post_id=parent.id,
+                    machine_grade_id=grade_id,
+                )
             )
         else:
-            add(
-                content,
-                edit_post_key(key, grade_id),
-                kind="turn",
-                operation="update",
-                turn_id=turn.turn_id,
-                parent_post_id=existing.id,
-                machine_grade_id=grade_id,
+            drafts.append(
+                draft(
+                    content,
+                    edit_key(key, grade_id),
+                    "turn",
+                    operation="update",
+                    turn_id=turn.turn_id,
+                    parent_post_id=existing.id,
+                    machine_grade_id=grade_id,
+                )
             )
     if listed:
-        _queue_more_turns(add, unit, grade, listed, conversation, ids, parent, conversation_url, locale)
+        key = more_turns_key(grade.conversation_id)
+        existing = known.get(key)
+        if existing is None or ids.conversation in ids.new:
+            content = build_more_turns_blocks(
+                listed, conversation, conversation_url=conversation_url, idempotency_key=key, locale=locale
+            )
+            if existing is None:
+                drafts.append(
+                    draft(
+                        content,
+                        key,
+                        MORE_TURNS_KIND,
+                        parent_post_id=parent.id,
+                        machine_grade_id=ids.conversation,
+                    )
+                )
+            else:  # a re-sent conversation: the list is edited in place
+                drafts.append(
+                    draft(
+                        content,
+                        edit_key(key, ids.conversation),
+                        MORE_TURNS_KIND,
+                        operation="update",
+                        parent_post_id=existing.id,
+                        machine_grade_id=ids.conversation,
+                    )
+                )
+    queued |= queue(unit, drafts)
+    if refresh_reviewed:
+        refresh_reviewed_lines(unit, [grade.conversation_id], only_waiting=True)
     return queued
 
 
+def _queued_ref(unit: Unit, key: PostKey, queued: Mapping[PostKey, int]) -> QueuedRef:
+    """The parent just queued, or the one another writer queued a moment before (read back)."""
+    if key in queued:
+        return QueuedRef(queued[key], "conversation", "post", None)
+    post = unit.outbox.by_key(key)
+    assert post is not None and post.id is not None, "a key that conflicted is queued"
+    return QueuedRef(post.id, post.kind, post.operation, post.turn_id)
+
+
 def _replies_and_list(
-    unit: Unit, grade: ConversationGrade, max_replies: int
+    known: Mapping[str, QueuedRef], grade: ConversationGrade, max_replies: int
 ) -> tuple[list[TurnGrade], list[TurnGrade]]:
     """Which flagged turns get a reply of their own, and which are listed in the one reply after them.
 
@@ -155,12 +203,8 @@ def _replies_and_list(
     `max_replies` whenever it is built in one go.
     """
     flagged = grade.flagged_turns
-    posted = {
-        post.turn_id
-        for post in unit.outbox.for_conversation(grade.conversation_id)
-        if post.kind == "turn" and post.operation == "post"
-    }
-    has_list = unit.outbox.by_key(more_turns_key(grade.conversation_id)) is not None
+    posted = {ref.turn_id for ref in known.values() if ref.kind == "turn" and ref.operation == "post"}
+    has_list = more_turns_key(grade.conversation_id) in known
     fresh = [turn for turn in flagged if turn.turn_id not in posted]
     free = max(0, max_replies - len(posted) - int(has_list))
     if len(fresh) > free and not has_list:
@@ -169,32 +213,3 @@ def _replies_and_list(
     own = [turn for turn in flagged if turn.turn_id in posted or turn.turn_id in fresh_ids]
     listed = [turn for turn in flagged if turn.turn_id not in posted and turn.turn_id not in fresh_ids]
     return own, listed
-
-
-def _queue_more_turns(
-    add: Callable[..., SlackPost],
-    unit: Unit,
-    grade: ConversationGrade,
-    listed: list[TurnGrade],
-    conversation: Conversation,
-    ids: GradeIds,
-    parent: SlackPost,
-    conversation_url: str | None,
-    locale: str | None,
-) -> None:
-    key = more_turns_key(grade.conversation_id)
-    content = build_more_turns_blocks(
-        listed, conversation, conversation_url=conversation_url, idempotency_key=key, locale=locale
-    )
-    existing = unit.outbox.by_key(key)
-    if existing is None:
-        add(content, key, kind=MORE_TURNS_KIND, parent_post_id=parent.id, machine_grade_id=ids.conversation)
-    elif ids.conversation in ids.new:  # a re-sent conversation: the list is edited in place
-        add(
-            content,
-            edit_post_key(key, ids.conversation),
-            kind=MORE_TURNS_KIND,
-            operation="update",
-            parent_post_id=existing.id,
-            machine_grade_id=ids.conversation,
-        )

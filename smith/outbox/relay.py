@@ -227,8 +227,10 @@ class Relay:
             return target_ts
         if post.operation == "ephemeral":
             # Ephemerals leave no trace to look up; resending one after an ambiguous failure is harmless.
-            user = str(post.payload["user"])
-            await self._transport.post_ephemeral(post.channel, user, post.payload, thread_ts=post.thread_ts)
+            assert post.recipient is not None, "an ephemeral is queued with its recipient"
+            await self._transport.post_ephemeral(
+                post.channel, post.recipient, post.payload, thread_ts=post.thread_ts
+            )
             return None
         try:
             return await self._transport.post(post.channel, post.payload, thread_ts=target_ts)

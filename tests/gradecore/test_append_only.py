@@ -107,8 +107,18 @@ def _snapshot(engine: Engine) -> dict[str, dict[Any, tuple[Any, ...]]]:
 
 
 Call = Callable[[Unit, dict[str, Any]], object]
+
+
+def _row(grade: MachineGrade) -> dict[str, Any]:
+    return {column.name: getattr(grade, column.name) for column in MachineGrade.__table__.columns}  # type: ignore[attr-defined]
+
+
 GRADES_CALLS: dict[str, Call] = {
     "add": lambda unit, seed: unit.grades.add(machine_grade("conv-2", None)),
+    "add_all": lambda unit, seed: unit.grades.add_all(
+        [_row(machine_grade("conv-3", None)), _row(machine_grade("conv-3", "t1"))]
+    ),
+    "latest_turn_hashes": lambda unit, seed: unit.grades.latest_turn_hashes("conv-1"),
     "get": lambda unit, seed: unit.grades.get(seed["grade"].id),
     "latest": lambda unit, seed: (
         unit.grades.latest("turn", seed["grade"].item_ref),

@@ -1,0 +1,85 @@
+"""Queuing Slack posts: the one way anything enters the outbox (docs/delivery.md).
+
+Each post is checked against Slack's limits before it is stored, so a post Slack would refuse fails in
+the transaction that made it rather than in the relay later. It waits `pending` when it has a channel
+and `unrouted` until its property is given one. Its idempotency key (`smith.outbox.keys`) makes queuing
+the same post again a no-op, also when another replica queues it in the same instant: the rows are
+inserted with `ON CONFLICT DO NOTHING`, so the second writer's insert does nothing instead of failing.
+A batch of posts is one statement, however many posts it holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from blocks import PostContent, render_post
+from gradecore.entities import utcnow
+from gradecore.store import Unit
+from gradecore.store.outbox import PENDING, UNROUTED
+from smith.outbox.keys import PostKey
+
+Operation = Literal["post", "update", "ephemeral"]
+
+
+@dataclass(frozen=True)
+class Draft:
+    """One post to queue: its key, what it says, where it goes and what it is about."""
+
+    key: PostKey
+    kind: str  # conversation | turn | more_turns | tally | digest | notice
+    content: PostContent
+    channel: str | None  # None: the property has no channel yet, and the post waits unrouted
+    operation: Operation = "post"
+    recipient: str | None = None  # the one person an ephemeral is shown to
+    property_id: str | None = None
+    conversation_id: str | None = None
+    turn_id: str | None = None
+    machine_grade_id: str | None = None
+    parent_post_id: int | None = None  # the thread's parent (a reply), or the message an edit changes
+    thread_ts: str | None = None  # a thread not of our making (an ephemeral answering a reply)
+    not_before: datetime | None = None
+
+
+def queue(unit: Unit, drafts: Sequence[Draft]) -> dict[PostKey, int]:
+    """Queue every draft whose key is new, in the caller's transaction; the ids of the posts this call
+    queued, by key (a key queued before, by anyone, is left out)."""
+    if not drafts:
+        return {}
+    now = utcnow()
+    rows = [_row(draft, now) for draft in drafts]
+    return {PostKey(key): post_id for key, post_id in unit.outbox.insert_new(rows).items()}
+
+
+def queue_one(unit: Unit, draft: Draft) -> bool:
+    """`queue` for one post: True when this call queued it."""
+    return bool(queue(unit, [draft]))
+
+
+def _row(draft: Draft, now: datetime) -> dict[str, Any]:
+    if (draft.operation == "ephemeral") != (draft.recipient is not None):
+        raise ValueError("an ephemeral needs a recipient, and only an ephemeral has one")
+    if draft.operation == "ephemeral" and draft.channel is None:
+        raise ValueError("an ephemeral is shown in a channel: it needs one")
+    if draft.operation == "update" and draft.parent_post_id is None:
+        raise ValueError("an edit needs the post it changes")
+    return {
+        "kind": draft.kind,
+        "operation": draft.operation,
+        "idempotency_key": draft.key,
+        "property_id": draft.property_id,
+        "conversation_id": draft.conversation_id,
+        "turn_id": draft.turn_id,
+        "machine_grade_id": draft.machine_grade_id,
+        "channel": draft.channel,
+        "parent_post_id": draft.parent_post_id,
+        "thread_ts": draft.thread_ts,
+        "recipient": draft.recipient,
+        "payload": render_post(draft.content),  # refuses what Slack would refuse
+        "status": PENDING if draft.channel else UNROUTED,
+        "next_attempt_at": draft.not_before or now,
+        "created_at": now,
+        "updated_at": now,
+    }
