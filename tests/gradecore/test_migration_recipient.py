@@ -10,7 +10,7 @@ from gradecore.db import upgrade
 from gradecore.entities import utcnow
 from gradecore.store import Store
 
-BEFORE = "h10d"
+BEFORE = "scale"
 
 
 def _queue_the_old_way(engine: Engine, key: str, operation: str, payload: dict[str, object]) -> None:
