@@ -11,7 +11,6 @@ from smith.cli.arguments import bounded, channel_id
 from smith.cli.context import open_store, settings
 from smith.cli.errors import UserError
 from smith.cli.output import JsonOption, print_json, print_table, table
-from smith.wiring import build_transport
 
 Locale = Literal["en", "es"]  # the locales Smith has a copy deck for (blocks/locales.py)
 
@@ -56,6 +55,8 @@ def set_property(
 
 def _join(channel: str) -> None:
     """Smith must be in the channel to see the thread replies it grades from; say so if it cannot join."""
+    from smith.wiring import build_transport
+
     current = settings()
     if current.post_mode != "live":
         return

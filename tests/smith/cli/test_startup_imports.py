@@ -15,7 +15,7 @@ from typing import get_args
 import pytest
 
 from gradecore.store import ROLES
-from smith.cli import app, context, users
+from smith.cli import commands, context, users
 from smith.cli.errors import run_guarded
 from tests.smith.cli.runner import copy_database, database_url, migrated_template
 
@@ -45,7 +45,7 @@ def report():
         json.dump({"modules": sorted(sys.modules), "frozen": gc.get_freeze_count()}, out)
 atexit.register(report)
 sys.argv = ["smith", *sys.argv[2:]]
-from smith.cli import main
+from smith_cli import main
 main()
 """
 
@@ -112,7 +112,7 @@ def test_a_command_run_inside_another_process_leaves_its_heap_alone(
     context.settings.cache_clear()
     before = gc.get_freeze_count()
     try:
-        assert run_guarded(app) == 0
+        assert run_guarded(commands) == 0
     finally:
         context.settings.cache_clear()
     assert gc.get_freeze_count() == before
