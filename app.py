@@ -77,15 +77,12 @@ class Smith:
     extra_routes: list[Callable[[web.Application], None]] = field(default_factory=list)
 
 
-def build(
-    settings: Settings, *, printer: Callable[[str], None] | None = None, migrated: bool = True
-) -> Smith:
+def build(settings: Settings) -> Smith:
     engine = create_db_engine(settings.database_url, timeouts=settings.database_timeouts)
-    if migrated:
-        require_migrated(engine)
+    require_migrated(engine)
     store = Store(engine)
     rules = wiring.effective_rules(settings)
-    transport = wiring.build_transport(settings, printer)
+    transport = wiring.build_transport(settings)
     relay = None
     if transport is not None:
         relay_config = RelayConfig(

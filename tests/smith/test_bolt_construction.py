@@ -30,7 +30,7 @@ def test_bolt_does_not_warn_about_the_token_in_the_environment(
         }
     )
     with caplog.at_level(logging.INFO):
-        smith = wiring.build(settings, printer=lambda _line: None)
+        smith = wiring.build(settings)
     try:
         assert smith.bolt is not None
         assert smith.bolt.client.token == "xoxb-from-the-environment"

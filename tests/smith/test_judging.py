@@ -66,7 +66,7 @@ async def test_ingest_answers_before_the_judge_and_the_judged_grade_edits_the_po
         settings = settings_for(
             engine, tmp_path, ANTHROPIC_API_KEY="test-key", ANTHROPIC_BASE_URL=api.base_url
         )
-        smith = wiring.build(settings, printer=lambda _line: None)
+        smith = wiring.build(settings)
         assert smith.judge_worker is not None
         _map_channel(smith.store)
         stop = asyncio.Event()

@@ -32,7 +32,7 @@ def settings_for(engine: Engine, tmp_path: Path, **overrides: str) -> Settings:
 
 @pytest.fixture
 def smith(engine: Engine, tmp_path: Path) -> Iterator[wiring.Smith]:
-    built = wiring.build(settings_for(engine, tmp_path), printer=lambda _line: None)
+    built = wiring.build(settings_for(engine, tmp_path))
     yield built
     built.store.engine.dispose()
 

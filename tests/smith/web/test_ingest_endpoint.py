@@ -8,11 +8,12 @@ from pathlib import Path
 
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
-from sqlalchemy import Engine, func
+from sqlalchemy import Engine, func, text
 from sqlmodel import Session, select
 
 import app as wiring
 from gradecore.contract import MAX_DOCUMENT_BYTES
+from gradecore.db import upgrade
 from gradecore.entities import ConversationRecord, MachineGrade
 from tests.conftest import load_demo
 from tests.smith.web.conftest import AUTH, INGEST_TOKEN, settings_for
@@ -66,7 +67,7 @@ async def test_a_bearer_token_is_required(client: Client, smith: wiring.Smith) -
 
 
 async def test_without_a_configured_token_every_request_is_refused(engine: Engine, tmp_path: Path) -> None:
-    smith = wiring.build(settings_for(engine, tmp_path, SMITH_INGEST_TOKEN=""), printer=lambda _: None)
+    smith = wiring.build(settings_for(engine, tmp_path, SMITH_INGEST_TOKEN=""))
     try:
         async with TestClient(TestServer(wiring.make_web_app(smith))) as client:
             response = await client.post(URL, data=LAMPLITER, headers={"Authorization": "Bearer "})
@@ -136,8 +137,12 @@ async def test_readyz_needs_the_relay_to_have_ticked(client: Client, smith: wiri
 
 
 async def test_readyz_is_503_on_an_unmigrated_database(empty_engine: Engine, tmp_path: Path) -> None:
-    settings = settings_for(empty_engine, tmp_path, SMITH_POST_MODE="off")
-    smith = wiring.build(settings, printer=lambda _: None, migrated=False)
+    # Smith starts only on a migrated database; the database then loses its schema version (restored
+    # from an old backup, or rolled back): not ready, until it is migrated again.
+    upgrade(empty_engine)
+    smith = wiring.build(settings_for(empty_engine, tmp_path, SMITH_POST_MODE="off"))
+    with empty_engine.begin() as connection:
+        connection.execute(text("DROP TABLE alembic_version"))
     try:
         async with TestClient(TestServer(wiring.make_web_app(smith))) as client:
             response = await client.get("/readyz")

@@ -21,7 +21,7 @@ async def test_readyz_lists_channels_the_bot_is_not_in(engine: Engine, tmp_path:
             SLACK_SIGNING_SECRET="test-signing-secret",
             SLACK_API_BASE_URL=fake.api_url,
         )
-        smith = wiring.build(settings, printer=lambda _line: None)
+        smith = wiring.build(settings)
         with smith.store.unit() as unit:
             unit.properties.set(
                 "camellia", name="Camellia", timezone="America/Los_Angeles", channel_id="C0JOINED"
