@@ -71,6 +71,10 @@ def open_scale_database(database_url: str, *, rebuild: bool = False) -> ScaleDat
         ).first()
         if done is not None and not rebuild:
             root.dispose()
+            # Built by an earlier version: brought up to the code's revisions (new columns, new indexes).
+            migrating = create_db_engine(url)
+            upgrade(migrating)
+            migrating.dispose()
             return ScaleDatabase(url, schema, None)
         connection.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
         connection.execute(text(f"CREATE SCHEMA {schema}"))
