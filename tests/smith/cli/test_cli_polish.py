@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import get_args
 
@@ -125,10 +126,27 @@ def test_tables_never_cut_ids_or_reasons(workdir: Path) -> None:
 
 
 def _with_a_terminal_for_stderr(workdir: Path, *args: str) -> tuple[int, str, str]:
-    """`smith ARGS` with stderr on a pseudo-terminal (where progress bars show) and stdout piped."""
+    """`smith ARGS` with stderr on a pseudo-terminal (where progress bars show) and stdout piped.
+
+    The terminal is read while the command runs: a bar redraws many times a second, and a terminal
+    nobody reads fills up and blocks the writer (on a slow machine, before the command is done)."""
     master, slave = os.openpty()
     env = {key: value for key, value in os.environ.items() if not key.startswith(("SMITH_", "SLACK_"))}
     env |= {"SMITH_DATABASE_URL": f"sqlite:///{workdir / 'smith.db'}", "COLUMNS": "120", "TERM": "xterm"}
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal's other end is closed: everything has been read
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
     try:
         completed = subprocess.run(
             [sys.executable, "-c", "from smith_cli import main; main()", *args],
@@ -136,20 +154,12 @@ def _with_a_terminal_for_stderr(workdir: Path, *args: str) -> tuple[int, str, st
             env=env,
             stdout=subprocess.PIPE,
             stderr=slave,
-            timeout=120,
+            timeout=300,
             check=False,
         )
-        os.close(slave)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the terminal's other end is closed: everything has been read
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
     finally:
+        os.close(slave)
+        reader.join(timeout=60)
         os.close(master)
     return completed.returncode, completed.stdout.decode(), b"".join(chunks).decode("utf-8", "replace")
 
