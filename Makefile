@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-PROJECT_CODE := gradecore cerebrus smith blocks handlers app.py scheduler.py
+PROJECT_CODE := gradecore cerebrus smith blocks handlers app.py scheduler.py smith_cli.py
 # What `smith demo` and the default settings write in the working directory.
 DEMO_OUTPUT := smith-demo smith.db fixtures_out
 
