@@ -90,7 +90,7 @@ def _prepare(env: dict[str, str], cwd: Path) -> None:
 
 
 def _bytecode_note() -> str:
-    compiled = any((_ROOT / "smith" / "cli" / "__pycache__").glob("app.*.pyc"))
+    compiled = any((_ROOT / "__pycache__").glob("smith_cli.*.pyc"))
     writes = "not written" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "written on first import"
     return f"project bytecode: {'compiled' if compiled else 'absent'}, {writes}"
 

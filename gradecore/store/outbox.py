@@ -17,10 +17,11 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
+from gradecore import listings
 from gradecore.entities import ChannelPace, SlackPost, utcnow
+from gradecore.post_status import FAILED, PENDING, POSTED, STATUSES, UNROUTED
 
-PENDING, POSTED, FAILED, UNROUTED = "pending", "posted", "failed", "unrouted"
-STATUSES = (PENDING, POSTED, FAILED, UNROUTED)
+__all__ = ["FAILED", "PENDING", "POSTED", "STATUSES", "UNROUTED", "OutboxRepo"]
 
 
 @dataclass(frozen=True)
@@ -142,16 +143,8 @@ class OutboxRepo:
         return self._session.exec(query.order_by(col(SlackPost.id).desc()).limit(limit)).all()
 
     def counts(self, *, up_to: int | None = None) -> dict[str, int]:
-        """Posts per status. With `up_to`, a status is counted no further than `up_to` + 1 (an index range
-        that stops): a year of delivered posts need not be walked to say "more than 10,000"."""
-        counts: dict[str, int] = {}
-        for status in STATUSES:
-            matching = select(col(SlackPost.id)).where(col(SlackPost.status) == status)
-            if up_to is not None:
-                matching = matching.limit(up_to + 1)
-            query = select(func.count()).select_from(matching.subquery())
-            counts[status] = int(self._session.connection().execute(query).scalar_one())
-        return counts
+        """Posts per status, counted no further than `up_to` + 1 when given (see `listings.post_counts`)."""
+        return listings.post_counts(self._session.connection(), up_to=up_to)
 
     def has_deliverable(self, before: datetime) -> bool:
         """Is any pending post due before `before` whose parent has not failed? (drains stop otherwise)"""

@@ -11,6 +11,8 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
     from cerebrus import Rules
     from gradecore.store import Store
     from smith.ingest import Ingestor
@@ -34,10 +36,11 @@ def settings() -> Settings:
     return Settings()
 
 
-def open_store(*, migrated: bool = True) -> Store:
-    """A store on the configured database; refuses an unmigrated one unless told otherwise."""
+def open_database(*, migrated: bool = True) -> Engine:
+    """An engine on the configured database; refuses an unmigrated one unless told otherwise.
+
+    SQLAlchemy Core only: a command that reads through `gradecore.listings` never loads the ORM."""
     from gradecore.db import create_db_engine, require_migrated
-    from gradecore.store import Store
 
     engine = create_db_engine(settings().database_url, timeouts=settings().database_timeouts)
     if migrated:
@@ -47,7 +50,18 @@ def open_store(*, migrated: bool = True) -> Store:
         # the cyclic collector stops scanning them; a command reading many rows then collects in
         # milliseconds instead of walking the whole start-up heap on every full collection.
         gc.freeze()
-    return Store(engine)
+    return engine
+
+
+def open_store(*, migrated: bool = True) -> Store:
+    """A store (the ORM's repositories) on the configured database, refused unmigrated as above."""
+    from gradecore.store import Store
+
+    engine = open_database(migrated=migrated)
+    store = Store(engine)
+    if _freeze_heap:
+        gc.freeze()  # again: the entity classes the store loaded are start-up heap too
+    return store
 
 
 @cache

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
@@ -22,6 +21,8 @@ if TYPE_CHECKING:
 
 def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin")]) -> None:
     """Validate and store conversation documents (identical re-sends are no-ops)."""
+    import asyncio
+
     from smith.documents import parse_documents, read_source
 
     name, raw = read_source(source)

@@ -6,11 +6,11 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from smith.cli.context import open_store
+from smith.cli.context import open_database, open_store
 from smith.cli.output import JsonOption, print_json, print_table, table
 
 COUNT_UP_TO = 10_000  # beyond it a status shows as "more than 10,000": counting a year's posts is a scan
-Status = Literal["pending", "posted", "failed", "unrouted"]  # gradecore.store.outbox.STATUSES
+Status = Literal["pending", "posted", "failed", "unrouted"]  # gradecore.post_status.STATUSES
 
 
 def outbox(
@@ -20,9 +20,11 @@ def outbox(
     as_json: JsonOption = False,
 ) -> None:
     """List the outbox (newest first) with counts by status."""
-    with open_store().unit() as unit:
-        retried = unit.outbox.retry_failed() if retry_failed else None
-        counts = unit.outbox.counts(up_to=COUNT_UP_TO)
+    from gradecore import listings
+
+    retried = _retry_failed() if retry_failed else None
+    with open_database().connect() as connection:
+        counts = listings.post_counts(connection, up_to=COUNT_UP_TO)
         posts: list[dict[str, Any]] = [
             {
                 "id": post.id,
@@ -34,7 +36,7 @@ def outbox(
                 "ts": post.ts,
                 "last_error": post.last_error,
             }
-            for post in unit.outbox.list(status, limit)
+            for post in listings.posts(connection, status, limit)
         ]
     if as_json:
         print_json({"retried": retried, "counts": counts, "posts": posts})
@@ -55,6 +57,12 @@ def outbox(
         )
     print_table(grid)
     typer.echo(" · ".join(f"{_count(count)} {name}" for name, count in counts.items()))
+
+
+def _retry_failed() -> int:
+    """Re-queue every failed post: a write, so through the store (the listing after it reads without)."""
+    with open_store().unit() as unit:
+        return unit.outbox.retry_failed()
 
 
 def _count(count: int) -> str:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Literal
 
 import typer
 
 from smith.cli.arguments import bounded, channel_id
-from smith.cli.context import open_store, settings
+from smith.cli.context import open_database, open_store, settings
 from smith.cli.errors import UserError
 from smith.cli.output import JsonOption, print_json, print_table, table
 
@@ -55,6 +54,8 @@ def set_property(
 
 def _join(channel: str) -> None:
     """Smith must be in the channel to see the thread replies it grades from; say so if it cannot join."""
+    import asyncio
+
     from smith.wiring import build_transport
 
     current = settings()
@@ -74,16 +75,18 @@ def _join(channel: str) -> None:
 @app.command("list")
 def list_properties(as_json: JsonOption = False) -> None:
     """List properties."""
-    with open_store().unit() as unit:
+    from gradecore import listings
+
+    with open_database().connect() as connection:
         rows = [
             {
                 "id": row.id,
                 "name": row.name,
                 "timezone": row.timezone,
                 "locale": row.locale,
-                "channel": row.slack_channel_id,
+                "channel": row.channel,
             }
-            for row in unit.properties.list()
+            for row in listings.properties(connection)
         ]
     if as_json:
         print_json(rows)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Annotated
@@ -21,6 +20,8 @@ def demo(
     ),
 ) -> None:
     """Run the whole loop on the bundled examples: grade, and show the posts as staff would see them."""
+    import asyncio
+
     from rich.console import Console
 
     from smith.demo import CORRECTION, run_demo, summary_table

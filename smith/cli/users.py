@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 import typer
 
 from smith.cli.arguments import bounded, email_address
-from smith.cli.context import open_store
+from smith.cli.context import open_database, open_store
 from smith.cli.errors import UserError
 from smith.cli.output import JsonOption, print_json, print_table, table
 
@@ -55,20 +55,19 @@ def import_csv(path: Path) -> None:
 @app.command("list")
 def list_users(as_json: JsonOption = False) -> None:
     """List users."""
-    with open_store().unit() as unit:
-        rows: list[dict[str, Any]] = []
-        for user in unit.users.list():
-            assert user.id is not None
-            slack = [i.slack_user_id for i in unit.identities.for_user(user.id)]
-            rows.append(
-                {
-                    "email": user.email,
-                    "name": user.name,
-                    "role": user.role,
-                    "active": user.active,
-                    "slack": slack,
-                }
-            )
+    from gradecore import listings
+
+    with open_database().connect() as connection:
+        rows: list[dict[str, Any]] = [
+            {
+                "email": user.email,
+                "name": user.name,
+                "role": user.role,
+                "active": user.active,
+                "slack": list(user.slack_user_ids),
+            }
+            for user in listings.users(connection)
+        ]
     if as_json:
         print_json(rows)
         return
