@@ -9,7 +9,9 @@ time (user + system) of each process: on a machine whose other work keeps the co
 includes the waits for a core, CPU time does not, so it is the nearer guess of a quiet machine's wall
 time.
 
-The database commands read a SQLite database in a temporary directory, migrated and holding a few
+The listings read through SQLAlchemy Core; `smith agreement` stands for the commands that open the
+store (the ORM and its entity classes). The database commands read a SQLite database in a temporary
+directory, migrated and holding a few
 users, properties and queued posts, created before the timing starts.
 
     .venv/bin/python -m bench.startup [--rounds 15]
@@ -52,6 +54,8 @@ COMMANDS = [
     Command("smith users list", [_SMITH, "users", "list"], "database"),
     Command("smith outbox", [_SMITH, "outbox"], "database"),
     Command("smith properties list", [_SMITH, "properties", "list"], "database"),
+    # Reads through the store (the ORM and the entity classes), as every command that writes does.
+    Command("smith agreement", [_SMITH, "agreement"], "database"),
 ]
 
 
