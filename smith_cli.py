@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from smith.cli import commands, run_guarded
-from smith.cli.context import freeze_heap_once_started
+from smith.cli.context import collect_after_startup
 
 
 def serve() -> None:
@@ -22,7 +22,7 @@ def serve() -> None:
 
 def main() -> None:
     commands.command("serve")(serve)
-    freeze_heap_once_started()
+    collect_after_startup()
     sys.exit(run_guarded(commands))
 
 

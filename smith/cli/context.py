@@ -19,21 +19,39 @@ if TYPE_CHECKING:
     from smith.settings import Settings
 
 
-_freeze_heap = False
+_starting = False
 
 
-def freeze_heap_once_started() -> None:
+def collect_after_startup() -> None:
     """Called by `main()`, whose process runs one command and exits (not by tests running commands in
-    theirs): once the store is open, the heap loaded so far is frozen (see `open_store`)."""
-    global _freeze_heap
-    _freeze_heap = True
+    theirs): the cyclic collector is off while the command loads its modules, and `startup_over` turns
+    it back on. A database command spent a fifth of its start-up in collections that walked, again and
+    again, objects (modules, classes, SQLAlchemy's caches) that all live until the process exits."""
+    global _starting
+    _starting = True
+    gc.disable()
+
+
+def startup_over() -> None:
+    """The heap loaded so far lives as long as the process: frozen, the collector (on again) never walks
+    it, and a command reading many rows collects in milliseconds. Once per `smith` process; a no-op in
+    any other. The first `settings()` calls it (`serve` reads its settings there too)."""
+    global _starting
+    if _starting:
+        _starting = False
+        gc.freeze()
+        gc.enable()
 
 
 @cache
 def settings() -> Settings:
+    """The settings, read once. A command reads them when its imports are done and its work begins:
+    that is where start-up ends (`startup_over`)."""
     from smith.settings import Settings
 
-    return Settings()
+    current = Settings()
+    startup_over()
+    return current
 
 
 def open_database(*, migrated: bool = True) -> Engine:
@@ -45,11 +63,6 @@ def open_database(*, migrated: bool = True) -> Engine:
     engine = create_db_engine(settings().database_url, timeouts=settings().database_timeouts)
     if migrated:
         require_migrated(engine)
-    if _freeze_heap:
-        # Start-up is over: the modules, models and caches loaded so far live as long as the process, so
-        # the cyclic collector stops scanning them; a command reading many rows then collects in
-        # milliseconds instead of walking the whole start-up heap on every full collection.
-        gc.freeze()
     return engine
 
 
@@ -57,11 +70,7 @@ def open_store(*, migrated: bool = True) -> Store:
     """A store (the ORM's repositories) on the configured database, refused unmigrated as above."""
     from gradecore.store import Store
 
-    engine = open_database(migrated=migrated)
-    store = Store(engine)
-    if _freeze_heap:
-        gc.freeze()  # again: the entity classes the store loaded are start-up heap too
-    return store
+    return Store(open_database(migrated=migrated))
 
 
 @cache

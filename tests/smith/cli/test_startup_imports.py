@@ -7,8 +7,10 @@ from __future__ import annotations
 import gc
 import json
 import os
+import socket
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
@@ -18,6 +20,8 @@ from gradecore.store import ROLES
 from smith.cli import commands, context, users
 from smith.cli.errors import run_guarded
 from tests.smith.cli.runner import copy_database, database_url, migrated_template
+
+_DEMO_DOCUMENT = Path(__file__).parents[3] / "smith" / "demo_data" / "lampliter-unbacked-promise.json"
 
 # Loaded by no command that only prints what it already knows (help, version).
 _HEAVY = (
@@ -44,7 +48,8 @@ import atexit, gc, json, sys
 path = sys.argv[1]
 def report():
     with open(path, "w") as out:
-        json.dump({"modules": sorted(sys.modules), "frozen": gc.get_freeze_count()}, out)
+        held = {"modules": sorted(sys.modules), "frozen": gc.get_freeze_count(), "collecting": gc.isenabled()}
+        json.dump(held, out)
 atexit.register(report)
 sys.argv = ["smith", *sys.argv[2:]]
 from smith_cli import main
@@ -52,11 +57,20 @@ main()
 """
 
 
-def _run(workdir: Path, *args: str) -> tuple[set[str], int]:
-    """The modules `smith ARGS` had loaded when it exited, and how many objects it had frozen."""
+@dataclass(frozen=True)
+class Exit:
+    """What a `smith` process held when it exited."""
+
+    modules: set[str]
+    frozen: int  # objects moved out of the collector's reach (gc.freeze)
+    collecting: bool  # whether the cyclic collector was on
+
+
+def _run(workdir: Path, *args: str, env: dict[str, str] | None = None, succeeds: bool = True) -> Exit:
+    """What `smith ARGS` held when it exited."""
     foreign = ("SMITH_", "SLACK_", "ANTHROPIC_")  # a developer's shell settings must not change the command
     environment = {key: value for key, value in os.environ.items() if not key.startswith(foreign)}
-    environment.update(SMITH_DATABASE_URL=database_url(workdir))
+    environment.update(SMITH_DATABASE_URL=database_url(workdir), **(env or {}))
     report = workdir / "report.json"
     completed = subprocess.run(
         [sys.executable, "-c", _PROBE, str(report), *args],
@@ -66,9 +80,9 @@ def _run(workdir: Path, *args: str) -> tuple[set[str], int]:
         timeout=120,
         check=False,
     )
-    assert completed.returncode == 0, completed.stderr.decode()
+    assert (completed.returncode == 0) == succeeds, completed.stderr.decode()
     found = json.loads(report.read_text(encoding="utf-8"))
-    return set(found["modules"]), int(found["frozen"])
+    return Exit(set(found["modules"]), int(found["frozen"]), bool(found["collecting"]))
 
 
 def _directory(path: Path) -> Path:
@@ -82,7 +96,7 @@ def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
 
 @pytest.mark.parametrize("args", [("--version",), ("--help",)])
 def test_version_and_help_import_nothing_heavy(tmp_path: Path, args: tuple[str, ...]) -> None:
-    modules, _ = _run(tmp_path, *args)
+    modules = _run(tmp_path, *args).modules
     assert "typer" in modules  # the probe sees the command's own imports
     # asyncio too: only the commands that run a loop (ingest, demo, joining a channel) import it
     assert _loaded(modules, (*_HEAVY, "pydantic", "asyncio")) == []
@@ -91,7 +105,7 @@ def test_version_and_help_import_nothing_heavy(tmp_path: Path, args: tuple[str, 
 @pytest.mark.parametrize("args", [("users", "--help"), ("rules", "try", "--help"), ("ingest", "--help")])
 def test_a_commands_help_imports_nothing_heavy(tmp_path: Path, args: tuple[str, ...]) -> None:
     """Typer itself reads a command's parameters with pydantic; nothing else heavy comes with them."""
-    modules, _ = _run(tmp_path, *args)
+    modules = _run(tmp_path, *args).modules
     assert "typer" in modules
     assert _loaded(modules, _HEAVY) == []
 
@@ -101,18 +115,51 @@ def test_a_database_listing_reads_through_core_without_the_orm_migrations_slack_
 ) -> None:
     copy_database(migrated_template(_directory(tmp_path / "template")), tmp_path)
     for args in (("users", "list"), ("outbox",), ("properties", "list")):
-        modules, frozen = _run(tmp_path, *args)
-        assert {"sqlalchemy", "gradecore.listings"} <= modules, args
-        assert _loaded(modules, (*_NOT_FOR_READING, *_ORM)) == [], args
-        assert frozen > 0, args  # the start-up heap is frozen once the database is open
+        ended = _run(tmp_path, *args)
+        assert {"sqlalchemy", "gradecore.listings"} <= ended.modules, args
+        assert _loaded(ended.modules, (*_NOT_FOR_READING, *_ORM)) == [], args
+        assert ended.frozen > 0, args  # the start-up heap is frozen once the work begins
 
 
 def test_a_command_that_writes_opens_the_store(tmp_path: Path) -> None:
     copy_database(migrated_template(_directory(tmp_path / "template")), tmp_path)
-    modules, frozen = _run(tmp_path, "outbox", "--retry-failed")
-    assert {"sqlmodel", "gradecore.entities", "gradecore.store"} <= modules
-    assert _loaded(modules, _NOT_FOR_READING) == []
-    assert frozen > 0
+    ended = _run(tmp_path, "outbox", "--retry-failed")
+    assert {"sqlmodel", "gradecore.entities", "gradecore.store"} <= ended.modules
+    assert _loaded(ended.modules, _NOT_FOR_READING) == []
+    assert ended.frozen > 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("users", "list"),
+        ("agreement",),
+        ("grade", str(_DEMO_DOCUMENT)),
+        ("db", "current"),
+    ],
+)
+def test_the_collector_is_on_again_once_a_commands_work_begins(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """Off while the modules load, on again (with the start-up heap frozen) once the work begins: a
+    command reading or grading a large input must not run without the cyclic collector."""
+    copy_database(migrated_template(_directory(tmp_path / "template")), tmp_path)
+    ended = _run(tmp_path, *args)
+    assert ended.collecting, args
+    assert ended.frozen > 0, args
+
+
+def test_serve_runs_with_the_collector_on(tmp_path: Path) -> None:
+    """The server, the one long-running command, must never run without the cyclic collector. Started on
+    a port already taken, it stops after reading its settings and building the app."""
+    copy_database(migrated_template(_directory(tmp_path / "template")), tmp_path)
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = str(holder.getsockname()[1])
+        ended = _run(
+            tmp_path, "serve", env={"SMITH_PORT": port, "SMITH_POST_MODE": "dry_run"}, succeeds=False
+        )
+    assert "app" in ended.modules  # it got as far as the server
+    assert ended.collecting
 
 
 def test_a_command_run_inside_another_process_leaves_its_heap_alone(
