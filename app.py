@@ -224,7 +224,6 @@ async def serve(smith: Smith) -> None:
     if smith.judge_worker is not None:
         # Judgements owed before a restart are still in the database: paid now, then as ingest asks.
         tasks.append(asyncio.create_task(smith.judge_worker.run_forever(stop)))
-    socket_mode = None
     if smith.processor is not None and smith.bolt is not None:
         # Events acked before a crash are still in the inbox: they are processed now, then periodically.
         tasks.append(asyncio.create_task(smith.processor.run_forever(stop)))
@@ -250,8 +249,10 @@ async def serve(smith: Smith) -> None:
         await stop.wait()
     finally:
         scheduler.shutdown(wait=False)
+        # Events stop arriving from Slack before the tasks that process them drain: what is not acked
+        # yet is delivered again to the next process; what is acked is in the inbox, which it resumes.
         if socket_mode is not None:
-            await socket_mode.close_async()
+            await socket_mode.close_async()  # type: ignore[no-untyped-call]
         for task in tasks:
             await task
         await smith.judge.aclose()

@@ -7,8 +7,9 @@
 
 Requests go through HTTP exactly as they would to slack.com (JSON or form bodies, bearer token), so
 tests see Slack's errors, 429s with ``Retry-After`` and broken connections rather than mocked calls.
-State lives in ``slack_state``, the methods in ``slack_methods``, the limits in ``slack_limits`` and
-injectable failures in ``slack_faults``.
+State lives in ``slack_state``, the methods in ``slack_methods``, the limits in ``slack_limits``,
+injectable failures in ``slack_faults`` and Socket Mode (``apps.connections.open`` and the WebSocket it
+points at) in ``slack_socket``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from typing import Any
 from aiohttp import web
 
 from .slack_faults import DROP_AFTER_ACCEPT, HTTP_500, RATELIMITED, TIMEOUT, FaultPlan, PostingRateLimit
-from .slack_methods import HANDLERS, Bot, SlackError
+from .slack_methods import HANDLERS, Bot, Handler, SlackError
+from .slack_socket import LINK_PATH, SocketModeEndpoint, SocketSession
 from .slack_state import (
     Call,
     Channel,
@@ -48,11 +50,14 @@ __all__ = [
     "OpenedView",
     "RateLimitHit",
     "ResponseUrlPost",
+    "SocketSession",
     "StoredMessage",
     "User",
 ]
 
 DEFAULT_CHANNEL = "C0APT1"
+# Called with the app-level token (xapp-), not the bot token.
+APP_TOKEN_METHODS = frozenset({"apps.connections.open"})
 _ANY: Any = object()
 
 
@@ -63,6 +68,8 @@ class FakeSlack:
         self,
         *,
         bot_token: str = "xoxb-fake-smith-token",
+        app_token: str = "xapp-fake-smith-app-token",
+        app_id: str = "A0SMITH",
         bot_user_id: str = "U0SMITH",
         bot_id: str = "B0SMITH",
         team_id: str = "T0FAKE",
@@ -76,6 +83,9 @@ class FakeSlack:
         """``member_of=None`` means the bot is in every channel; ``fault_delay_s`` is how long a
         ``timeout`` fault stalls (set it above the client's timeout)."""
         self.bot = Bot(bot_token, bot_user_id, bot_id, team_id)
+        self.app_token = app_token
+        self.socket_mode = SocketModeEndpoint(app_id)
+        self._own_handlers: dict[str, Handler] = {"apps.connections.open": self._connections_open}
         bot_user = User(bot_user_id, "smith", real_name="Agent Smith", is_bot=True)
         self.workspace = Workspace(
             team_id=team_id,
@@ -113,6 +123,7 @@ class FakeSlack:
         app = web.Application()
         app.router.add_route("*", "/api/{method}", self._handle)
         app.router.add_post("/respond/{key}", self._respond)
+        app.router.add_get(LINK_PATH, self.socket_mode.serve)
         # A short shutdown timeout: stalled ("timeout") handlers are released by _closing anyway.
         self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
@@ -122,6 +133,7 @@ class FakeSlack:
 
     async def stop(self) -> None:
         self._closing.set()
+        await self.socket_mode.close_all()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -143,6 +155,10 @@ class FakeSlack:
         """A ``response_url`` (slash commands, actions) served by the fake; what is posted to it is
         recorded in ``responses``."""
         return f"{self.root_url}respond/{key}"
+
+    async def socket_session(self) -> SocketSession:
+        """The first Socket Mode WebSocket the app opened, once open (bound it with ``asyncio.timeout``)."""
+        return await self.socket_mode.first_session()
 
     @property
     def bot_token(self) -> str:
@@ -259,11 +275,15 @@ class FakeSlack:
             return web.json_response({"ok": False, "error": "invalid_json"})
         self.calls.append(Call(method, params))
         self.arrived_at.append(time.monotonic())
-        handler = HANDLERS.get(method)
+        handler = HANDLERS.get(method) or self._own_handlers.get(method)
         if handler is None:
             return web.json_response({"ok": False, "error": "unknown_method"})
-        if token != self.bot.token:
-            return web.json_response({"ok": False, "error": "invalid_auth"})
+        expected = self.app_token if method in APP_TOKEN_METHODS else self.bot.token
+        if token != expected:
+            # Slack tells a token of the wrong kind (bot for app-level, or the reverse) from an unknown one.
+            wrong_kind = token in (self.app_token, self.bot.token)
+            error = "not_allowed_token_type" if wrong_kind else "invalid_auth"
+            return web.json_response({"ok": False, "error": error})
 
         fault = self._faults.take(method)
         if fault is not None:
@@ -294,6 +314,9 @@ class FakeSlack:
             request.transport.close()
             return web.Response()
         return web.json_response(body)
+
+    def _connections_open(self, _ws: Workspace, _bot: Bot, _params: JsonDict) -> JsonDict:
+        return self.socket_mode.connections_open(self.root_url)
 
     async def _stall(self) -> bool:
         """Wait ``fault_delay_s``; False when the server is shutting down meanwhile."""

@@ -6,11 +6,15 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
 
 import aiohttp
 import pytest
 from slack_sdk.errors import SlackApiError
 from slack_sdk.models.blocks import HeaderBlock, SectionBlock
+from slack_sdk.socket_mode.aiohttp import SocketModeClient
+from slack_sdk.socket_mode.request import SocketModeRequest
+from slack_sdk.socket_mode.response import SocketModeResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
 from .slack_api import FakeSlack, User
@@ -318,3 +322,91 @@ async def test_history_pages_newest_first_with_a_cursor() -> None:
     assert first["has_more"]
     assert [m["text"] for m in rest["messages"]] == ["m0"]
     assert not rest["has_more"]
+
+
+# -- Socket Mode -------------------------------------------------------------------------------------
+
+SOCKET_WAIT_S = 30.0  # generous: these waits normally take milliseconds
+
+
+async def test_connections_open_wants_the_app_token(fake: FakeSlack, client: AsyncWebClient) -> None:
+    app = AsyncWebClient(base_url=fake.api_url, retry_handlers=[])
+    opened = await app.apps_connections_open(app_token=fake.app_token)
+    assert re.fullmatch(r"ws://127\.0\.0\.1:\d+/link/\?ticket=\d+&app_id=A0SMITH", opened["url"])
+
+    as_bot = await error_of(app.apps_connections_open(app_token=fake.bot_token))
+    assert as_bot.response["error"] == "not_allowed_token_type"
+    unknown = await error_of(app.apps_connections_open(app_token="xapp-wrong"))
+    assert unknown.response["error"] == "invalid_auth"
+    as_app = AsyncWebClient(token=fake.app_token, base_url=fake.api_url, retry_handlers=[])
+    assert (await error_of(as_app.auth_test())).response["error"] == "not_allowed_token_type"
+
+
+async def test_slack_sdk_socket_mode_client_connects_hears_hello_acks_and_closes(fake: FakeSlack) -> None:
+    web = AsyncWebClient(base_url=fake.api_url, retry_handlers=[])
+    sdk = SocketModeClient(app_token=fake.app_token, web_client=web, auto_reconnect_enabled=False)
+    heard: asyncio.Queue[dict[str, object]] = asyncio.Queue()
+
+    async def on_message(_client: object, message: dict[str, object], _raw: str | None) -> None:
+        await heard.put(message)
+
+    async def ack(client: SocketModeClient, request: SocketModeRequest) -> None:
+        await client.send_socket_mode_response(SocketModeResponse(envelope_id=request.envelope_id))
+
+    sdk.message_listeners.append(on_message)
+    sdk.socket_mode_request_listeners.append(ack)
+    try:
+        await sdk.connect()
+        async with asyncio.timeout(SOCKET_WAIT_S):
+            session = await fake.socket_session()
+            hello = await heard.get()
+            assert hello["type"] == "hello"
+            assert hello["connection_info"] == {"app_id": "A0SMITH"}
+
+            await session.send_envelope({"type": "event_callback", "event_id": "Ev1"}, envelope_id="env-1")
+            assert await session.ack_of("env-1") == {"envelope_id": "env-1"}
+            delivered = await heard.get()
+            assert (delivered["type"], delivered["envelope_id"]) == ("events_api", "env-1")
+    finally:
+        await sdk.close()
+    async with asyncio.timeout(SOCKET_WAIT_S):
+        await session.ended.wait()
+    assert session.client_close_code == aiohttp.WSCloseCode.OK
+    assert not session.closed_by_fake
+
+
+async def test_a_socket_dropped_without_a_close_frame_is_told_apart(fake: FakeSlack) -> None:
+    url = urlsplit(fake.socket_mode.connections_open(fake.root_url)["url"])
+    # The opening handshake by hand, so the connection can then end as a killed process's does.
+    reader, writer = await asyncio.open_connection(url.hostname, url.port)
+    writer.write(
+        f"GET {url.path}?{url.query} HTTP/1.1\r\nHost: {url.netloc}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    async with asyncio.timeout(SOCKET_WAIT_S):
+        status = await reader.readline()
+        assert status.startswith(b"HTTP/1.1 101"), status
+        session = await fake.socket_session()
+        writer.close()  # no close frame: the TCP connection just ends
+        await writer.wait_closed()
+        await session.ended.wait()
+    assert session.client_close_code is None
+    assert not session.closed_by_fake
+
+
+async def test_stopping_the_fake_closes_open_sockets_from_its_side() -> None:
+    async with aiohttp.ClientSession() as http:
+        async with FakeSlack.running() as running:
+            ws = await http.ws_connect(running.socket_mode.connections_open(running.root_url)["url"])
+            async with asyncio.timeout(SOCKET_WAIT_S):
+                session = await running.socket_session()
+                assert (await ws.receive_json())["type"] == "hello"
+            stopping = asyncio.create_task(running.stop())
+            async with asyncio.timeout(SOCKET_WAIT_S):
+                closing = await ws.receive()
+                await stopping
+        assert closing.type == aiohttp.WSMsgType.CLOSE
+        assert closing.data == aiohttp.WSCloseCode.GOING_AWAY
+        assert session.closed_by_fake
+        assert session.client_close_code is None

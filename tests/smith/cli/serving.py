@@ -9,6 +9,7 @@ import os
 import signal
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,8 +85,11 @@ async def serve_until_it_ends(workdir: Path, env: dict[str, str]) -> Ended:
     return Ended(process.returncode, stderr.decode("utf-8", "replace"))
 
 
-async def serve_until_serving(workdir: Path, env: dict[str, str]) -> Ended:
-    """`smith serve` until it says it is serving, then SIGTERM: what it logged while starting."""
+async def serve_until_serving(
+    workdir: Path, env: dict[str, str], while_serving: Callable[[], Awaitable[None]] | None = None
+) -> Ended:
+    """`smith serve` until it says it is serving (and `while_serving` is done), then SIGTERM: what it
+    logged, and how it exited."""
     process = await _spawn(workdir, env)
     assert process.stderr is not None
     seen: list[str] = []
@@ -100,6 +104,8 @@ async def serve_until_serving(workdir: Path, env: dict[str, str]) -> Ended:
 
     try:
         await asyncio.wait_for(read_until_serving(), timeout=START_TIMEOUT_S)
+        if while_serving is not None:
+            await while_serving()
     finally:
         with contextlib.suppress(ProcessLookupError):
             process.send_signal(signal.SIGTERM)

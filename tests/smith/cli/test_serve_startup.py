@@ -140,7 +140,7 @@ async def test_an_unset_ingest_token_is_warned_about_at_start(workdir: Path) -> 
 
 
 async def test_an_app_token_slack_will_not_connect_stops_the_start(workdir: Path) -> None:
-    async with FakeSlack.running() as fake:  # the fake serves no apps.connections.open: Slack says no
+    async with FakeSlack.running() as fake:  # an app token the fake does not know: Slack says no
         env = serve_environment(
             workdir,
             SLACK_BOT_TOKEN=fake.bot_token,
