@@ -29,10 +29,12 @@ from scale_data import DAYS, START, ensure_database, open_scale_database
 from sqlalchemy import Engine, event, text
 from sqlmodel import Session
 
+from gradecore import listings
 from gradecore.db import create_db_engine
 from gradecore.store import Store
 from gradecore.store.outbox import OutboxRepo
 from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
+from smith.cli.outbox import COUNT_UP_TO
 from smith.digest import digest_sections
 from smith.listening.command import stats_text
 from smith.meaning_reads import agreement_counts
@@ -171,10 +173,11 @@ def main() -> None:
             unit.fixtures.unswept_verdicts(after_id=0, limit=200)
 
     def outbox_listing() -> None:
-        with store.unit() as unit:
-            unit.outbox.counts()
-            unit.outbox.list(None, 50)
-            unit.outbox.list("failed", 50)
+        """What `smith outbox` reads (its counts, bounded as it bounds them), listing all and one status."""
+        with engine.connect() as connection:
+            listings.post_counts(connection, up_to=COUNT_UP_TO)
+            listings.posts(connection, None, 50)
+            listings.posts(connection, "failed", 50)
 
     def digest() -> None:
         disagreed = disagreement_digest_lines(store, NOW - timedelta(days=7), NOW)
