@@ -189,6 +189,19 @@ def _by_id(current: object) -> TypeGuard[list[dict[str, Any]] | tuple[dict[str, 
     return isinstance(current, list | tuple) and all(isinstance(e, dict) and "id" in e for e in current)
 
 
+def _rubric_v1_shape(data: dict[str, Any]) -> str | None:
+    """What marks a rules file written for rubric v1, if anything does: its `lexicons` table, or a
+    promise whose `patterns` are regular expressions by language (a table, not a list of entries).
+    Without this, such a file would stop the start with a schema error that does not say why."""
+    if "lexicons" in data:
+        return "`lexicons`"
+    promises = data.get("promises")
+    for promise in promises if isinstance(promises, list) else ():
+        if isinstance(promise, dict) and isinstance(promise.get("patterns"), dict):
+            return f"promise {promise.get('id', '?')!r} with `patterns` as a table of regular expressions"
+    return None
+
+
 def load_rules(path: str | os.PathLike[str], base: Rules | None = None) -> Rules:
     """The default rules (or `base`) overridden/extended by a TOML or YAML rules file."""
     where = os.fspath(path)
@@ -212,6 +225,13 @@ def load_rules(path: str | os.PathLike[str], base: Rules | None = None) -> Rules
         data = {}
     if not isinstance(data, dict):
         raise RulesError(f"rules file {where}: the top level must be a table/mapping")
+    written_for_v1 = _rubric_v1_shape(data)
+    if written_for_v1 is not None:
+        raise RulesError(
+            f"rules file {where}: {written_for_v1} is how rubric v1 wrote it; v2 matches phrase patterns "
+            "by id (`narration`, `interrogatives`, a promise's `patterns`): rewrite the file as "
+            "docs/text-matching.md shows"
+        )
     try:
         return merge_rules(base or Rules(), data)
     except RulePatternError as exc:

@@ -190,6 +190,18 @@ patterns = [
             "exactly one",
         ),
         ("rules.json", "{}", "expected a .toml, .yaml or .yml file"),
+        # Files written for rubric v1 say so, instead of a schema error that does not say why.
+        (
+            "v1_lexicons.toml",
+            "[lexicons]\ninternal_narration = ['the system']",
+            "`lexicons` is how rubric v1 wrote it; v2 matches phrase patterns by id",
+        ),
+        (
+            "v1_promise.yaml",
+            "promises:\n  - id: vendor_visit\n    requires_fact: vendor_visit\n"
+            "    patterns:\n      en: ['someone will come']",
+            "promise 'vendor_visit' with `patterns` as a table of regular expressions is how rubric v1",
+        ),
     ],
 )
 def test_a_malformed_rules_file_is_one_clear_line(
