@@ -63,10 +63,10 @@ def grade(
     for number, turn in enumerate(conversation.turns, start=1):
         turn_view = TurnView(view, turn, number)
         dims: list[DimensionResult] = []
-        # The results with receipts, built for this turn; every other result is a shared one (built
-        # once): then the turn's placement is found again by their identities instead of being worked
-        # out (see GradeAssembly.place_shared and GradeAssembly.place_mixed).
-        own: list[tuple[int, DimensionResult]] = []
+        # Where the results with receipts (built for this turn) stand; every other result is a shared
+        # one (built once): then the turn's placement is found again by their identities instead of
+        # being worked out (see GradeAssembly.place_shared and GradeAssembly.place_mixed).
+        own: list[int] = []
         shared = True
         for spec, function, shared_result in plan:
             # spec.run(turn_view), with the shared-result look-up inlined: the hot loop of grading.
@@ -74,7 +74,7 @@ def grade(
             if finding.evidence:
                 # Only receipts can hold an access code; shared results have none.
                 result = redact(spec.result(finding), codes)
-                own.append((len(dims), result))
+                own.append(len(dims))
                 dims.append(result)
                 continue
             hit = shared_result(id(finding))
@@ -127,16 +127,16 @@ def grade(
 
 def _conversation_results(
     registry: CheckRegistry, view: ConversationView
-) -> tuple[tuple[DimensionResult, ...], list[tuple[int, DimensionResult]]]:
-    """The conversation checks' results, and those with receipts (redacted) with their positions."""
+) -> tuple[tuple[DimensionResult, ...], list[int]]:
+    """The conversation checks' results (those with receipts redacted), and where the receipted ones stand."""
     found: list[DimensionResult] = []
-    receipted: list[tuple[int, DimensionResult]] = []
+    receipted: list[int] = []
     for spec in registry.conversation_checks():
         result = spec.run(view)
         if result.evidence:
             # Only receipts can hold an access code; shared results have none.
             result = redact(result, view.code_matcher)
-            receipted.append((len(found), result))
+            receipted.append(len(found))
         found.append(result)
     return tuple(found), receipted
 
@@ -144,16 +144,13 @@ def _conversation_results(
 def _place(
     assembly: GradeAssembly,
     dimensions: tuple[DimensionResult, ...],
-    own: list[tuple[int, DimensionResult]],
+    own: list[int],
     where: str | None,
 ) -> tuple[Level, Headline]:
-    """Place results that are all shared ones (built once) but for `own` (at their positions)."""
+    """Place results that are all shared ones (built once) but for those at the positions `own`."""
     if not own:
         return assembly.place_shared(dimensions, where)
-    key = list(map(id, dimensions))
-    for position, _ in own:
-        key[position] = 0
-    return assembly.place_mixed(dimensions, tuple(key), [result for _, result in own], where)
+    return assembly.place_mixed(dimensions, own, where)
 
 
 @lru_cache(maxsize=64)
