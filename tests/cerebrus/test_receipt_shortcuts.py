@@ -1,7 +1,9 @@
 """Shortcuts for results with receipts give exactly what the plain computation gives.
 
-A receipt's result built from its check's template, and one ledger shared by every conversation
-with the same amounts: each is checked against the straightforward formulation.
+A receipt's result built from its check's template, a place with receipts found again by what
+placing reads of them, what a grade's places add up to found again per combination, and one ledger
+shared by every conversation with the same amounts: each is checked against the straightforward
+formulation.
 """
 
 from __future__ import annotations
@@ -9,10 +11,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 
 from cerebrus import Rules, grade
+from cerebrus.assemble import GradeAssembly
 from cerebrus.construct import new_dimension, with_receipts
 from cerebrus.findings import Finding, failed, reason
 from cerebrus.registry import default_registry
 from gradecore.contract import Conversation
+from gradecore.grades import OwnershipSplit, ScopeStatement
 from gradecore.vocabulary import DimensionResult, Evidence, Outcome
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
@@ -103,3 +107,36 @@ def test_a_shared_ledger_gives_each_conversation_its_own_receipts() -> None:
         "45 is application_fee's amount, not rent_2br's (0)",
         "45 is application_fee's amount, not rent_2br's (-0)",
     ]
+
+
+def _state(tally: GradeAssembly) -> tuple[OwnershipSplit, ScopeStatement]:
+    return tally.split(), tally.scope(("followup_exists", "mandated_tools_called"), judge_on=False)
+
+
+def test_the_same_places_in_another_order_keep_their_own_first_reason() -> None:
+    first = run_check(ConversationBuilder().inbound("Hi?").reply("Hello").build(), "mandated_tools_called")
+    second = first.model_copy(update={"not_checked_why": "data_missing"})
+    for order in ((first, second), (second, first), (first, second)):
+        plain, shared = GradeAssembly(), GradeAssembly()
+        for result in order:
+            plain.place((result,), None)
+            shared.place_shared((result,), None)
+        assert _state(shared) == _state(plain)
+        assert _state(shared)[1].not_checked[0].why == order[0].not_checked_why
+
+
+@settings(max_examples=60, deadline=None)
+@given(conversations())
+def test_a_place_with_receipts_found_again_is_the_placement(conversation: Conversation) -> None:
+    # Each turn placed plainly and with its receipted results as its own, twice over (the second
+    # time found again): the headlines, split and scope must be the plain ones.
+    graded = grade(conversation)
+    plain, mixed, again = GradeAssembly(), GradeAssembly(), GradeAssembly()
+    for turn in graded.turns:
+        dims = tuple(turn.dimensions)
+        own = [position for position, d in enumerate(dims) if d.evidence]
+        expected = plain.place(dims, turn.turn_id)
+        assert mixed.place_mixed(dims, own, turn.turn_id) == expected
+        assert again.place_mixed(dims, own, turn.turn_id) == expected
+        assert (turn.level, turn.headline) == expected
+    assert _state(mixed) == _state(plain) == _state(again)
