@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from cerebrus.assemble import GradeAssembly
-from cerebrus.construct import new_conversation_grade, new_turn_grade
+from cerebrus.construct import conversation_grade, turn_grade
 from cerebrus.judged_dimensions import JUDGED_DIMENSIONS, place_judged
 from cerebrus.redact import redact
 from cerebrus.registry import CheckRegistry, default_registry
@@ -97,31 +97,27 @@ def grade(
         if turn_level is not Level.PASS and (level is Level.PASS or turn_level > level):
             level, lead = turn_level, turn_headline
         turns.append(
-            new_turn_grade(
-                {
-                    "turn_id": turn.id,
-                    "message_id": turn.message_id,
-                    "number": number,
-                    "level": turn_level,
-                    "headline": turn_headline,
-                    "dimensions": dimensions,
-                }
+            turn_grade(
+                turn_id=turn.id,
+                message_id=turn.message_id,
+                number=number,
+                level=turn_level,
+                headline=turn_headline,
+                dimensions=dimensions,
             )
         )
 
-    return new_conversation_grade(
-        {
-            "conversation_id": conversation.conversation_id,
-            "property_id": conversation.property.id,
-            "rubric_version": rules.rubric_version,
-            "engine_version": ENGINE_VERSION,
-            "level": level,
-            "headline": lead,
-            "dimensions": conversation_dims,
-            "turns": tuple(turns),
-            "split": assembly.split(),
-            "scope": assembly.scope(_scope_ids(registry.ids), judge_on=judged is not None or judge_pending),
-        }
+    return conversation_grade(
+        conversation_id=conversation.conversation_id,
+        property_id=conversation.property.id,
+        rubric_version=rules.rubric_version,
+        engine_version=ENGINE_VERSION,
+        level=level,
+        headline=lead,
+        dimensions=conversation_dims,
+        turns=tuple(turns),
+        split=assembly.split(),
+        scope=assembly.scope(_scope_ids(registry.ids), judge_on=judged is not None or judge_pending),
     )
 
 

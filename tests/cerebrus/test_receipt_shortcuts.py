@@ -1,6 +1,7 @@
 """Shortcuts for results with receipts give exactly what the plain computation gives.
 
-A receipt's result built from its check's template, a place with receipts found again by what
+Turn and conversation grades assembled from parts the engine built, a receipt's result built from
+its check's template, a place with receipts found again by what
 placing reads of them, what a grade's places add up to found again per combination, and one ledger
 shared by every conversation with the same amounts: each is checked against the straightforward
 formulation.
@@ -8,15 +9,17 @@ formulation.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
+from pydantic import BaseModel
 
 from cerebrus import Rules, grade
 from cerebrus.assemble import GradeAssembly
-from cerebrus.construct import new_dimension, with_receipts
+from cerebrus.construct import new_conversation_grade, new_dimension, new_turn_grade, with_receipts
 from cerebrus.findings import Finding, failed, reason
 from cerebrus.registry import default_registry
 from gradecore.contract import Conversation
-from gradecore.grades import OwnershipSplit, ScopeStatement
+from gradecore.grades import ConversationGrade, OwnershipSplit, ScopeStatement, TurnGrade
 from gradecore.vocabulary import DimensionResult, Evidence, Outcome
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
@@ -140,3 +143,29 @@ def test_a_place_with_receipts_found_again_is_the_placement(conversation: Conver
         assert again.place_mixed(dims, own, turn.turn_id) == expected
         assert (turn.level, turn.headline) == expected
     assert _state(mixed) == _state(plain) == _state(again)
+
+
+@pytest.mark.parametrize("model", [DimensionResult, TurnGrade, ConversationGrade])
+def test_assembled_models_hold_nothing_but_their_fields(model: type[BaseModel]) -> None:
+    # What construct._assembled leaves unset (no extra fields, no private attributes) must be so.
+    assert model.model_config.get("extra") == "forbid"
+    assert not model.__private_attributes__
+
+
+@settings(max_examples=60, deadline=None)
+@given(conversations())
+def test_assembled_grades_are_their_validated_twins(conversation: Conversation) -> None:
+    graded = grade(conversation)
+    pairs: list[tuple[BaseModel, BaseModel]] = [
+        (turn, new_turn_grade({name: getattr(turn, name) for name in turn.model_fields_set}))
+        for turn in graded.turns
+    ]
+    pairs.append(
+        (graded, new_conversation_grade({name: getattr(graded, name) for name in graded.model_fields_set}))
+    )
+    for assembled, validated in pairs:
+        assert type(assembled) is type(validated)
+        assert assembled == validated
+        assert list(assembled.__dict__.items()) == list(validated.__dict__.items())
+        assert assembled.model_fields_set == validated.model_fields_set
+        assert assembled.model_dump_json() == validated.model_dump_json()
