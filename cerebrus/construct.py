@@ -6,13 +6,12 @@ the model is equal, with the same fields set, and a typo still cannot slip into 
 third faster. That adds up over the few models built per turn. `model_construct` is no shortcut:
 on this pydantic version it copies the fields in Python and is slower than validating them.
 
-Some models are assembled without validating again what is already valid, with the fields set
-that validation would record: a result with receipts (`with_receipts`: its check's validated
-template, the receipts checked to be validated models), a receipt of two strings
-(`message_receipt`), and headlines, turn grades and conversation grades (`headline`, `turn_grade`,
-`conversation_grade`: every part is a value the engine built, typed keyword by keyword, so mypy
-stands where a typo check would). Validating them would only copy those parts in; tests hold each
-equal to its validated twin.
+Two kinds of model are assembled without validating again what is already valid: a result with
+receipts (`with_receipts`: its check's validated template, the receipts checked to be validated
+models), and the headlines, turn and conversation grades (`headline`, `turn_grade`,
+`conversation_grade`: every part is a value the engine built, typed field by field, so mypy stands
+where a typo check would). Validating
+them would only copy those parts in; tests hold each equal to its validated twin.
 """
 
 from __future__ import annotations
@@ -88,16 +87,6 @@ def headline(level: Level, reason: Reason, check: str, turn_id: str | None) -> H
     return _assembled(Headline, fields, _HEADLINE_FIELDS)
 
 
-def message_receipt(message_id: str, detail: str) -> Evidence:
-    """A receipt naming a message, with a detail: `new_evidence` of those two fields."""
-    fields: dict[str, Any] = dict.fromkeys(_EVIDENCE_FIELDS)  # every field unset is None
-    fields["message_id"] = message_id
-    fields["detail"] = detail
-    return _assembled(Evidence, fields, _MESSAGE_RECEIPT_GIVEN)
-
-
-_EVIDENCE_FIELDS = tuple(Evidence.model_fields)
-_MESSAGE_RECEIPT_GIVEN = frozenset({"message_id", "detail"})
 _HEADLINE_FIELDS = frozenset(Headline.model_fields)
 _DIMENSION_FIELDS = frozenset(DimensionResult.model_fields)
 _TURN_GIVEN = frozenset(TurnGrade.model_fields) - {"judge_usage"}

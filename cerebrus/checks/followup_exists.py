@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from cerebrus.construct import message_receipt
+from cerebrus.construct import new_evidence
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.text_rules import applies
@@ -47,7 +47,7 @@ def followup_exists(view: ConversationView) -> Finding:
             return passed(
                 "answered",
                 "The last question was answered.",
-                message_receipt(answer.id, f"answers {inbound.id}"),
+                new_evidence({"message_id": answer.id, "detail": f"answers {inbound.id}"}),
             )
     waited = view.conversation.settled_at - inbound.at
     if waited <= view.rules.thresholds.followup_sla:

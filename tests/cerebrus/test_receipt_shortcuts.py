@@ -16,10 +16,8 @@ from pydantic import BaseModel
 from cerebrus import Rules, grade
 from cerebrus.assemble import GradeAssembly
 from cerebrus.construct import (
-    message_receipt,
     new_conversation_grade,
     new_dimension,
-    new_evidence,
     new_headline,
     new_turn_grade,
     with_receipts,
@@ -153,7 +151,7 @@ def test_a_place_with_receipts_found_again_is_the_placement(conversation: Conver
     assert _state(mixed) == _state(plain) == _state(again)
 
 
-@pytest.mark.parametrize("model", [Evidence, DimensionResult, Headline, TurnGrade, ConversationGrade])
+@pytest.mark.parametrize("model", [DimensionResult, Headline, TurnGrade, ConversationGrade])
 def test_assembled_models_hold_nothing_but_their_fields(model: type[BaseModel]) -> None:
     # What construct._assembled leaves unset (no extra fields, no private attributes) must be so.
     assert model.model_config.get("extra") == "forbid"
@@ -181,13 +179,3 @@ def test_assembled_grades_are_their_validated_twins(conversation: Conversation) 
         assert list(assembled.__dict__.items()) == list(validated.__dict__.items())
         assert assembled.model_fields_set == validated.model_fields_set
         assert assembled.model_dump_json() == validated.model_dump_json()
-
-
-@pytest.mark.parametrize(("message_id", "detail"), [("m2", "answers m1"), ("4821", "")])
-def test_a_message_receipt_is_its_validated_twin(message_id: str, detail: str) -> None:
-    assembled = message_receipt(message_id, detail)
-    validated = new_evidence({"message_id": message_id, "detail": detail})
-    assert assembled == validated
-    assert list(assembled.__dict__.items()) == list(validated.__dict__.items())
-    assert assembled.model_fields_set == validated.model_fields_set
-    assert assembled.model_dump_json() == validated.model_dump_json()
