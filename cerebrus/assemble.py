@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from cerebrus.construct import headline
+from cerebrus.construct import new_headline
 from gradecore.grades import Headline, NotChecked, OwnershipSplit, ScopeStatement
 from gradecore.vocabulary import DimensionResult, Layer, Level, NotCheckedWhy, Outcome, Owner, Reason
 
@@ -120,7 +120,9 @@ class GradeAssembly:
     def _lead(level: Level, lead: DimensionResult | None, turn_id: str | None) -> tuple[Level, Headline]:
         if lead is None:
             return Level.PASS, CLEAN_HEADLINE
-        return level, headline(level, lead.reason, lead.check, turn_id)
+        return level, new_headline(
+            {"level": level, "reason": lead.reason, "check": lead.check, "turn_id": turn_id}
+        )
 
     def split(self) -> OwnershipSplit:
         return self._tallied().split

@@ -8,9 +8,8 @@ on this pydantic version it copies the fields in Python and is slower than valid
 
 Two kinds of model are assembled without validating again what is already valid: a result with
 receipts (`with_receipts`: its check's validated template, the receipts checked to be validated
-models), and the headlines, turn and conversation grades (`headline`, `turn_grade`,
-`conversation_grade`: every part is a value the engine built, typed field by field, so mypy stands
-where a typo check would). Validating
+models), and the turn and conversation grades (`turn_grade`, `conversation_grade`: every part is a
+value the engine built, typed field by field, so mypy stands where a typo check would). Validating
 them would only copy those parts in; tests hold each equal to its validated twin.
 """
 
@@ -78,16 +77,6 @@ def with_receipts(
     return _assembled(DimensionResult, fields, _DIMENSION_FIELDS)
 
 
-def headline(level: Level, reason: Reason, check: str, turn_id: str | None) -> Headline:
-    """A headline as `new_headline` builds it from these fields; the reason is a result's, validated
-    with it (anything else is validated here)."""
-    fields = {"level": level, "reason": reason, "check": check, "turn_id": turn_id}
-    if type(reason) is not Reason:
-        return new_headline(fields)
-    return _assembled(Headline, fields, _HEADLINE_FIELDS)
-
-
-_HEADLINE_FIELDS = frozenset(Headline.model_fields)
 _DIMENSION_FIELDS = frozenset(DimensionResult.model_fields)
 _TURN_GIVEN = frozenset(TurnGrade.model_fields) - {"judge_usage"}
 _CONVERSATION_FIELDS = frozenset(ConversationGrade.model_fields)

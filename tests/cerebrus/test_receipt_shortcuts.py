@@ -1,6 +1,6 @@
 """Shortcuts for results with receipts give exactly what the plain computation gives.
 
-Headlines, turn and conversation grades assembled from parts the engine built, a receipt's result built from
+Turn and conversation grades assembled from parts the engine built, a receipt's result built from
 its check's template, a place with receipts found again by what
 placing reads of them, what a grade's places add up to found again per combination, and one ledger
 shared by every conversation with the same amounts: each is checked against the straightforward
@@ -15,17 +15,11 @@ from pydantic import BaseModel
 
 from cerebrus import Rules, grade
 from cerebrus.assemble import GradeAssembly
-from cerebrus.construct import (
-    new_conversation_grade,
-    new_dimension,
-    new_headline,
-    new_turn_grade,
-    with_receipts,
-)
+from cerebrus.construct import new_conversation_grade, new_dimension, new_turn_grade, with_receipts
 from cerebrus.findings import Finding, failed, reason
 from cerebrus.registry import default_registry
 from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade, Headline, OwnershipSplit, ScopeStatement, TurnGrade
+from gradecore.grades import ConversationGrade, OwnershipSplit, ScopeStatement, TurnGrade
 from gradecore.vocabulary import DimensionResult, Evidence, Outcome
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
@@ -151,7 +145,7 @@ def test_a_place_with_receipts_found_again_is_the_placement(conversation: Conver
     assert _state(mixed) == _state(plain) == _state(again)
 
 
-@pytest.mark.parametrize("model", [DimensionResult, Headline, TurnGrade, ConversationGrade])
+@pytest.mark.parametrize("model", [DimensionResult, TurnGrade, ConversationGrade])
 def test_assembled_models_hold_nothing_but_their_fields(model: type[BaseModel]) -> None:
     # What construct._assembled leaves unset (no extra fields, no private attributes) must be so.
     assert model.model_config.get("extra") == "forbid"
@@ -168,10 +162,6 @@ def test_assembled_grades_are_their_validated_twins(conversation: Conversation) 
     ]
     pairs.append(
         (graded, new_conversation_grade({name: getattr(graded, name) for name in graded.model_fields_set}))
-    )
-    pairs.extend(
-        (lead, new_headline({name: getattr(lead, name) for name in lead.model_fields_set}))
-        for lead in (graded.headline, *(turn.headline for turn in graded.turns))
     )
     for assembled, validated in pairs:
         assert type(assembled) is type(validated)
