@@ -11,7 +11,7 @@ level and accumulates what the scope statement and the ownership split need).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -47,18 +47,15 @@ class GradeAssembly:
     """What a grade needs from all its dimensions, gathered in the one pass that gives each headline level:
     which checks ran, why the others did not (first reason seen), and the failed layers per owner."""
 
-    __slots__ = ("_found_again", "_placements", "_taken", "_tally")
+    __slots__ = ("_failed", "_ran", "_taken", "_why")
 
     def __init__(self) -> None:
         # Placements already taken in, by identity (held, so an identity is not reused meanwhile):
-        # taking one in again adds nothing, so only its lead is looked at.
+        # taking one in again adds nothing to the sets below, so only its lead is looked at.
         self._taken: dict[int, _Placement] = {}
-        # The distinct placements taken in, in the order first seen (the first reason seen stays).
-        self._placements: list[_Placement] = []
-        # Whether every placement was found again (cached): then grades with the same places add up
-        # the same way, and what they add up to is itself found again (see `_tallied`).
-        self._found_again = True
-        self._tally: _Tally | None = None
+        self._ran: set[str] = set()
+        self._why: dict[str, NotCheckedWhy] = {}
+        self._failed: dict[Owner, set[Layer]] = {Owner.CLARA: set(), Owner.OURS: set()}
 
     def place(self, dimensions: Iterable[DimensionResult], turn_id: str | None) -> tuple[Level, Headline]:
         """Take in one place's dimensions (one turn, or conversation scope, in grade order) and return
@@ -103,18 +100,22 @@ class GradeAssembly:
         return self._lead(placement.level, dimensions[at], turn_id)
 
     def _take(self, placement: _Placement, turn_id: str | None) -> tuple[Level, Headline]:
-        self._found_again = False  # a placement of its own, worked out for this place alone
         self._absorb(placement)
         return self._lead(placement.level, placement.lead, turn_id)
 
     def _absorb(self, placement: _Placement) -> None:
-        """Take a placement's checks run, reasons and failed layers into the assembly (added up when
-        the split or the scope is asked for)."""
+        """Add a placement's checks run, reasons and failed layers to the assembly."""
         if self._taken.get(id(placement)) is placement:
             return
         self._taken[id(placement)] = placement
-        self._placements.append(placement)
-        self._tally = None
+        self._ran.update(placement.ran)
+        setdefault = self._why.setdefault
+        for check, reason in placement.why:
+            setdefault(check, reason)  # the first reason seen stays
+        if placement.failed:
+            failed = self._failed
+            for owner, layer in placement.failed:
+                failed[owner].add(layer)
 
     @staticmethod
     def _lead(level: Level, lead: DimensionResult | None, turn_id: str | None) -> tuple[Level, Headline]:
@@ -125,36 +126,11 @@ class GradeAssembly:
         )
 
     def split(self) -> OwnershipSplit:
-        return self._tallied().split
+        return _split(_in_layer_order(self._failed[Owner.CLARA]), _in_layer_order(self._failed[Owner.OURS]))
 
     def scope(self, ordered_ids: tuple[str, ...], judge_on: bool) -> ScopeStatement:
-        tally = self._tallied()
-        key = (ordered_ids, judge_on)
-        found = tally.scopes.get(key)
-        if found is None:
-            found = _scope(ordered_ids, tally.ran, tally.why, judge_on)
-            if len(tally.scopes) < _SCOPES_PER_TALLY:
-                tally.scopes[key] = found
-        return found
-
-    def _tallied(self) -> _Tally:
-        """The placements taken in, added up: grades of one deployment are made of a few thousand
-        distinct places, in a few thousand combinations, so a combination of placements found again
-        is added up once (keyed by their identities; the tally holds them, so none is reused)."""
-        if self._tally is not None:
-            return self._tally
-        if not self._found_again:
-            self._tally = _tally(self._placements)
-            return self._tally
-        key = tuple(map(id, self._placements))
-        tally = _TALLIES.get(key)
-        if tally is None:
-            tally = _tally(self._placements)
-            if len(_TALLIES) >= _PLACED_LIMIT:
-                _TALLIES.clear()
-            _TALLIES[key] = tally
-        self._tally = tally
-        return tally
+        # Grades of one deployment share a handful of scope statements: keyed by what decides one.
+        return _scope(ordered_ids, frozenset(self._ran), tuple(self._why.items()), judge_on)
 
 
 class _Placement(NamedTuple):
@@ -201,32 +177,6 @@ def _placement(dimensions: tuple[DimensionResult, ...]) -> _Placement:
     return _Placement(dimensions, _LEVELS[found], lead, at, frozenset(ran), tuple(why.items()), tuple(failed))
 
 
-class _Tally(NamedTuple):
-    """What some placements add up to: the checks that ran, why the others did not (first reason
-    per check, in the order seen), the ownership split, and the scope statements already asked for
-    (by registry ids and judge lane). `placements` keeps the placements alive (see `_tallied`)."""
-
-    placements: tuple[_Placement, ...]
-    ran: frozenset[str]
-    why: tuple[tuple[str, NotCheckedWhy], ...]
-    split: OwnershipSplit
-    scopes: dict[tuple[tuple[str, ...], bool], ScopeStatement]
-
-
-def _tally(placements: Sequence[_Placement]) -> _Tally:
-    ran: set[str] = set()
-    why: dict[str, NotCheckedWhy] = {}
-    failed: dict[Owner, set[Layer]] = {Owner.CLARA: set(), Owner.OURS: set()}
-    for placement in placements:
-        ran.update(placement.ran)
-        for check, reason in placement.why:
-            why.setdefault(check, reason)  # the first reason seen stays
-        for owner, layer in placement.failed:
-            failed[owner].add(layer)
-    split = _split(_in_layer_order(failed[Owner.CLARA]), _in_layer_order(failed[Owner.OURS]))
-    return _Tally(tuple(placements), frozenset(ran), tuple(why.items()), split, {})
-
-
 def _own_key(d: DimensionResult) -> tuple[object, ...]:
     """All that `_placement` reads of a result: its check, outcome, why, colouring, level, owner and
     layer. Enum members stand by identity (hashing one calls Python; a member is never freed), and
@@ -249,10 +199,6 @@ def _own_key(d: DimensionResult) -> tuple[object, ...]:
 # GradeAssembly.place_mixed): a tuple of ints never equals one holding tuples, so they cannot clash.
 _PLACED: dict[tuple[object, ...], _Placement] = {}
 _PLACED_LIMIT = 4096
-# The same for what a grade's placements add up to (see GradeAssembly._tallied).
-_TALLIES: dict[tuple[int, ...], _Tally] = {}
-# A deployment grades under one registry and judge lane setting, rarely a few.
-_SCOPES_PER_TALLY = 8
 
 
 def _in_layer_order(layers: set[Layer]) -> tuple[Layer, ...]:
