@@ -1,10 +1,9 @@
 """Shortcuts for results with receipts give exactly what the plain computation gives.
 
 Turn and conversation grades assembled from parts the engine built, a receipt's result built from
-its check's template, a place with receipts found again by what
-placing reads of them, what a grade's places add up to found again per combination, and one ledger
-shared by every conversation with the same amounts: each is checked against the straightforward
-formulation.
+its check's template, a place with receipts found again by what placing reads of them, and one
+ledger shared by every conversation with the same amounts: each is checked against the
+straightforward formulation.
 """
 
 from __future__ import annotations
