@@ -11,7 +11,7 @@ level and accumulates what the scope statement and the ownership split need).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -68,7 +68,24 @@ class GradeAssembly:
         """`place` for dimensions that are all shared results (built once, handed out again and
         again): most turns get the very same results as many others, so what they add up to is
         worked out once and found again by the results' identities."""
-        key = tuple(map(id, dimensions))
+        return self._place_by_key(dimensions, tuple(map(id, dimensions)), turn_id)
+
+    def place_mixed(
+        self, dimensions: tuple[DimensionResult, ...], own: Iterable[int], turn_id: str | None
+    ) -> tuple[Level, Headline]:
+        """`place` for dimensions of which only a few (at the positions `own`: results with receipts,
+        built for this place) are not shared results. Where a placement is worked out, an own result
+        counts only by what `_own_key` keeps of it (not its reason or receipts), so it stands in the
+        key by that: the place is found again as `place_shared` finds one, and the headline takes
+        its reason from the result that leads here."""
+        key: list[object] = list(map(id, dimensions))
+        for position in own:
+            key[position] = _own_key(dimensions[position])
+        return self._place_by_key(dimensions, tuple(key), turn_id)
+
+    def _place_by_key(
+        self, dimensions: tuple[DimensionResult, ...], key: tuple[object, ...], turn_id: str | None
+    ) -> tuple[Level, Headline]:
         placement = _PLACED.get(key)
         if placement is None:
             placement = _placement(dimensions)
@@ -77,57 +94,10 @@ class GradeAssembly:
             _PLACED[key] = placement
         if self._taken.get(id(placement)) is not placement:
             self._absorb(placement)
-        lead = placement.lead
-        if lead is None:
+        at = placement.at
+        if at is None:
             return Level.PASS, CLEAN_HEADLINE
-        return self._lead(placement.level, lead, turn_id)
-
-    def place_mixed(
-        self,
-        dimensions: tuple[DimensionResult, ...],
-        key: tuple[int, ...],
-        own: Sequence[DimensionResult],
-        turn_id: str | None,
-    ) -> tuple[Level, Headline]:
-        """`place` for dimensions of which only a few (`own`: results with receipts, built for this
-        place) are not shared results. `key` is the shared results' identities in order, 0 where an
-        own result stands: what the shared ones add up to is found again by it, as `place_shared`
-        does, and the own results are added to that. Check ids must differ within the place (they
-        do in a turn: one result per check), else this is `place` itself."""
-        partial = _PARTIAL.get(key)
-        if partial is None:
-            partial = _partial_placement(dimensions, key)
-            if len(_PARTIAL) >= _PLACED_LIMIT:
-                _PARTIAL.clear()
-            _PARTIAL[key] = partial
-        placement, checks = partial
-        if len(own) > 1 and len({d.check for d in own}) < len(own):
-            return self.place(dimensions, turn_id)
-        for d in own:
-            if d.check in checks:
-                return self.place(dimensions, turn_id)
-        self._absorb(placement)
-        setdefault = self._why.setdefault
-        failed = self._failed
-        rank = _RANK
-        found, lead = rank[placement.level], placement.lead
-        for d in own:
-            # As _placement does for each dimension; with every check id distinct, no two dimensions
-            # tie on (layer, check), so the order they are seen in cannot change the lead.
-            if d.outcome is Outcome.NOT_CHECKED:
-                setdefault(d.check, d.not_checked_why or NotCheckedWhy.NOT_APPLICABLE)
-            else:
-                self._ran.add(d.check)
-            if d.colours_verdict and d.level is not Level.PASS:
-                failed[d.owner].add(d.layer)
-                severity = rank[d.level]
-                if (
-                    lead is None
-                    or severity > found
-                    or (severity == found and _within_order(d) < _within_order(lead))
-                ):
-                    found, lead = severity, d
-        return self._lead(_LEVELS[found], lead, turn_id)
+        return self._lead(placement.level, dimensions[at], turn_id)
 
     def _take(self, placement: _Placement, turn_id: str | None) -> tuple[Level, Headline]:
         self._absorb(placement)
@@ -172,6 +142,7 @@ class _Placement(NamedTuple):
     dimensions: tuple[DimensionResult, ...]
     level: Level
     lead: DimensionResult | None
+    at: int | None  # the lead's position among the dimensions
     ran: frozenset[str]
     why: tuple[tuple[str, NotCheckedWhy], ...]
     failed: tuple[tuple[Owner, Layer], ...]
@@ -186,7 +157,8 @@ def _placement(dimensions: tuple[DimensionResult, ...]) -> _Placement:
     failed: dict[tuple[Owner, Layer], None] = {}
     found = 0
     lead: DimensionResult | None = None
-    for d in dimensions:
+    at: int | None = None
+    for position, d in enumerate(dimensions):
         if d.outcome is not_checked:
             if d.check not in why:
                 why[d.check] = d.not_checked_why or not_applicable
@@ -201,25 +173,32 @@ def _placement(dimensions: tuple[DimensionResult, ...]) -> _Placement:
                 or severity > found
                 or (severity == found and _within_order(d) < _within_order(lead))
             ):
-                found, lead = severity, d
-    return _Placement(dimensions, _LEVELS[found], lead, frozenset(ran), tuple(why.items()), tuple(failed))
+                found, lead, at = severity, d, position
+    return _Placement(dimensions, _LEVELS[found], lead, at, frozenset(ran), tuple(why.items()), tuple(failed))
 
 
-def _partial_placement(
-    dimensions: tuple[DimensionResult, ...], key: tuple[int, ...]
-) -> tuple[_Placement, frozenset[str]]:
-    """The placement of a place's shared results alone (those whose identity `key` holds, not 0),
-    and their check ids."""
-    shared = tuple(d for d, identity in zip(dimensions, key, strict=True) if identity)
-    return _placement(shared), frozenset(d.check for d in shared)
+def _own_key(d: DimensionResult) -> tuple[object, ...]:
+    """All that `_placement` reads of a result: its check, outcome, why, colouring, level, owner and
+    layer. Enum members stand by identity (hashing one calls Python; a member is never freed), and
+    any other value is held alive by the placement cached under the key, which keeps its
+    dimensions, so its identity is not reused meanwhile."""
+    return (
+        d.check,
+        id(d.outcome),
+        id(d.not_checked_why),
+        d.colours_verdict,
+        id(d.level),
+        id(d.owner),
+        id(d.layer),
+    )
 
 
 # Bounded: shared results are few per deployment, but a rules change or a long-lived process may
 # bring new ones; starting afresh is always correct (a placement is recomputed on a miss).
-_PLACED: dict[tuple[int, ...], _Placement] = {}
+# Keyed by the results' identities, or for results of a place's own by `_own_key` (see
+# GradeAssembly.place_mixed): a tuple of ints never equals one holding tuples, so they cannot clash.
+_PLACED: dict[tuple[object, ...], _Placement] = {}
 _PLACED_LIMIT = 4096
-# The same for places holding a few results of their own (see GradeAssembly.place_mixed).
-_PARTIAL: dict[tuple[int, ...], tuple[_Placement, frozenset[str]]] = {}
 
 
 def _in_layer_order(layers: set[Layer]) -> tuple[Layer, ...]:

@@ -27,10 +27,15 @@ def cents(value: float) -> int:
 def ledger_sums(amounts: Mapping[str, float]) -> frozenset[int]:
     """The sums (in cents) of two or three distinct items of the ledger (an item is a key, so two
     items of equal value still add up)."""
-    values = [cents(value) for value in amounts.values()]
+    return cent_sums([cents(value) for value in amounts.values()])
+
+
+def cent_sums(values: Iterable[int]) -> frozenset[int]:
+    """`ledger_sums` of the items' values already in cents (in the ledger's order)."""
+    items = list(values)
     sums: set[int] = set()
     for size in (2, 3):
-        sums.update(sum(group) for group in combinations(values, size))
+        sums.update(sum(group) for group in combinations(items, size))
     return frozenset(sums)
 
 

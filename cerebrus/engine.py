@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from cerebrus.assemble import GradeAssembly
-from cerebrus.construct import new_conversation_grade, new_turn_grade
+from cerebrus.construct import conversation_grade, turn_grade
 from cerebrus.judged_dimensions import JUDGED_DIMENSIONS, place_judged
 from cerebrus.redact import redact
 from cerebrus.registry import CheckRegistry, default_registry
@@ -63,10 +63,10 @@ def grade(
     for number, turn in enumerate(conversation.turns, start=1):
         turn_view = TurnView(view, turn, number)
         dims: list[DimensionResult] = []
-        # The results with receipts, built for this turn; every other result is a shared one (built
-        # once): then the turn's placement is found again by their identities instead of being worked
-        # out (see GradeAssembly.place_shared and GradeAssembly.place_mixed).
-        own: list[tuple[int, DimensionResult]] = []
+        # Where the results with receipts (built for this turn) stand; every other result is a shared
+        # one (built once): then the turn's placement is found again by their identities instead of
+        # being worked out (see GradeAssembly.place_shared and GradeAssembly.place_mixed).
+        own: list[int] = []
         shared = True
         for spec, function, shared_result in plan:
             # spec.run(turn_view), with the shared-result look-up inlined: the hot loop of grading.
@@ -74,7 +74,7 @@ def grade(
             if finding.evidence:
                 # Only receipts can hold an access code; shared results have none.
                 result = redact(spec.result(finding), codes)
-                own.append((len(dims), result))
+                own.append(len(dims))
                 dims.append(result)
                 continue
             hit = shared_result(id(finding))
@@ -97,46 +97,42 @@ def grade(
         if turn_level is not Level.PASS and (level is Level.PASS or turn_level > level):
             level, lead = turn_level, turn_headline
         turns.append(
-            new_turn_grade(
-                {
-                    "turn_id": turn.id,
-                    "message_id": turn.message_id,
-                    "number": number,
-                    "level": turn_level,
-                    "headline": turn_headline,
-                    "dimensions": dimensions,
-                }
+            turn_grade(
+                turn_id=turn.id,
+                message_id=turn.message_id,
+                number=number,
+                level=turn_level,
+                headline=turn_headline,
+                dimensions=dimensions,
             )
         )
 
-    return new_conversation_grade(
-        {
-            "conversation_id": conversation.conversation_id,
-            "property_id": conversation.property.id,
-            "rubric_version": rules.rubric_version,
-            "engine_version": ENGINE_VERSION,
-            "level": level,
-            "headline": lead,
-            "dimensions": conversation_dims,
-            "turns": tuple(turns),
-            "split": assembly.split(),
-            "scope": assembly.scope(_scope_ids(registry.ids), judge_on=judged is not None or judge_pending),
-        }
+    return conversation_grade(
+        conversation_id=conversation.conversation_id,
+        property_id=conversation.property.id,
+        rubric_version=rules.rubric_version,
+        engine_version=ENGINE_VERSION,
+        level=level,
+        headline=lead,
+        dimensions=conversation_dims,
+        turns=tuple(turns),
+        split=assembly.split(),
+        scope=assembly.scope(_scope_ids(registry.ids), judge_on=judged is not None or judge_pending),
     )
 
 
 def _conversation_results(
     registry: CheckRegistry, view: ConversationView
-) -> tuple[tuple[DimensionResult, ...], list[tuple[int, DimensionResult]]]:
-    """The conversation checks' results, and those with receipts (redacted) with their positions."""
+) -> tuple[tuple[DimensionResult, ...], list[int]]:
+    """The conversation checks' results (those with receipts redacted), and where the receipted ones stand."""
     found: list[DimensionResult] = []
-    receipted: list[tuple[int, DimensionResult]] = []
+    receipted: list[int] = []
     for spec in registry.conversation_checks():
         result = spec.run(view)
         if result.evidence:
             # Only receipts can hold an access code; shared results have none.
             result = redact(result, view.code_matcher)
-            receipted.append((len(found), result))
+            receipted.append(len(found))
         found.append(result)
     return tuple(found), receipted
 
@@ -144,16 +140,13 @@ def _conversation_results(
 def _place(
     assembly: GradeAssembly,
     dimensions: tuple[DimensionResult, ...],
-    own: list[tuple[int, DimensionResult]],
+    own: list[int],
     where: str | None,
 ) -> tuple[Level, Headline]:
-    """Place results that are all shared ones (built once) but for `own` (at their positions)."""
+    """Place results that are all shared ones (built once) but for those at the positions `own`."""
     if not own:
         return assembly.place_shared(dimensions, where)
-    key = list(map(id, dimensions))
-    for position, _ in own:
-        key[position] = 0
-    return assembly.place_mixed(dimensions, tuple(key), [result for _, result in own], where)
+    return assembly.place_mixed(dimensions, own, where)
 
 
 @lru_cache(maxsize=64)

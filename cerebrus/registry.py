@@ -15,10 +15,20 @@ from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeGuard, TypeVar, overload
 
 from cerebrus.assemble import LAYER_RANK
-from cerebrus.construct import new_dimension
+from cerebrus.construct import new_dimension, with_receipts
 from cerebrus.findings import Finding
 from cerebrus.views import ConversationView, TurnView
-from gradecore.vocabulary import DimensionResult, Kind, Layer, Level, Outcome, Owner, Scope, default_owner
+from gradecore.vocabulary import (
+    DimensionResult,
+    Kind,
+    Layer,
+    Level,
+    NotCheckedWhy,
+    Outcome,
+    Owner,
+    Scope,
+    default_owner,
+)
 
 V = TypeVar("V", ConversationView, TurnView)
 
@@ -49,6 +59,11 @@ class CheckSpec(Generic[V]):
         default_factory=dict, compare=False, repr=False
     )
 
+    # Results with receipts are built per finding; what they share (the check's identity, and the level
+    # and why of an outcome) is validated once, in a template per (outcome, why) found by their
+    # identities (enum members, never reused). See `construct.with_receipts`.
+    templates: dict[tuple[int, int], DimensionResult] = field(default_factory=dict, compare=False, repr=False)
+
     def run(self, view: V) -> DimensionResult:
         return self.result(self.function(view))
 
@@ -56,7 +71,7 @@ class CheckSpec(Generic[V]):
         """This check's DimensionResult for one of its findings: the one already built when the
         finding is a shared one (the engine inlines that look-up in its loop)."""
         if finding.evidence:
-            return self._result(finding)
+            return self._receipted(finding)
         hit = self.shared.get(id(finding))
         if hit is not None and hit[0] is finding:
             return hit[1]
@@ -66,6 +81,21 @@ class CheckSpec(Generic[V]):
         if len(self.shared) < _SHARED_LIMIT:
             self.shared[id(finding)] = (finding, result)
         return result
+
+    def _receipted(self, finding: Finding) -> DimensionResult:
+        """The result of a finding with receipts: its template with the finding's reason and receipts."""
+        outcome, why = finding.outcome, finding.why
+        if type(outcome) is not Outcome or (why is not None and type(why) is not NotCheckedWhy):
+            return self._result(finding)  # not enum members, which live as long as their enum
+        key = (id(outcome), id(why))
+        template = self.templates.get(key)
+        if template is None:
+            template = self._result(finding)
+            if len(self.templates) < _SHARED_LIMIT:
+                self.templates[key] = template
+            return template
+        result = with_receipts(template, finding.reason, finding.evidence)
+        return result if result is not None else self._result(finding)
 
     def _result(self, finding: Finding) -> DimensionResult:
         # Validated construction (cerebrus.construct): a check's typo cannot slip into a grade.

@@ -4,10 +4,11 @@ amount said of a named item is that item's (see docs/amounts.md)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-from cerebrus.amount_labels import label_matcher
+from cerebrus.amount_labels import LabelMatcher, label_matcher
 from cerebrus.amounts import MoneyMention, money_in
-from cerebrus.backing import cents, ledger_sums, tool_money_values
+from cerebrus.backing import cent_sums, cents, tool_money_values
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
@@ -87,7 +88,9 @@ def _holds_value(keys: tuple[str, ...], cents_of: dict[str, int], value: int) ->
 def _failure(
     view: TurnView, ledger: _Ledger, unbacked: list[MoneyMention], wrong: list[tuple[MoneyMention, str, str]]
 ) -> Finding:
-    amounts = ledger.amounts
+    # The conversation's own amounts, not the shared ledger's (equal values may be written apart:
+    # `-0.0` and `0.0` are one cent value but read differently in a receipt).
+    amounts = view.conversation.property.facts.amounts
     evidence: list[Evidence] = [
         draft_evidence(
             view,
@@ -121,16 +124,18 @@ def _failure(
 
 
 class _Ledger:
-    """facts.amounts as the check reads it, worked out once per conversation: each item's value in
-    cents, the first item holding each value, the labels naming items, and (on first need) the sums."""
+    """facts.amounts as the check reads it, worked out once per ledger: each item's value in cents,
+    the first item holding each value, the labels naming items, and (on first need) the sums.
 
-    def __init__(self, view: TurnView) -> None:
-        self.amounts = view.conversation.property.facts.amounts
-        self.cents_of = {key: cents(value) for key, value in self.amounts.items()}
+    Everything here follows from the items' keys, their values in cents and the label matcher, so
+    one ledger serves every conversation of a property (see `_ledger`)."""
+
+    def __init__(self, amounts: Mapping[str, float], labels: LabelMatcher) -> None:
+        self.cents_of = {key: cents(value) for key, value in amounts.items()}
         self.owner_of: dict[int, str] = {}
         for key, value in self.cents_of.items():
             self.owner_of.setdefault(value, key)
-        self.labels = label_matcher(tuple(self.amounts), view.rules.amount_labels)
+        self.labels = labels
         self._sums: frozenset[int] | None = None
         self._other_labels: dict[int, re.Pattern[str] | None] = {}
 
@@ -150,19 +155,33 @@ class _Ledger:
     @property
     def sums(self) -> frozenset[int]:
         if self._sums is None:
-            self._sums = ledger_sums(self.amounts)
+            self._sums = cent_sums(self.cents_of.values())
         return self._sums
 
 
 def _ledger(view: TurnView) -> _Ledger:
+    """The conversation's ledger: looked up once per conversation, and built once per distinct
+    ledger (a property's conversations all carry the same facts.amounts)."""
     derived = view.parent.derived
     ledger: _Ledger | None = derived.get(_LEDGER_KEY)
     if ledger is None:
-        ledger = derived[_LEDGER_KEY] = _Ledger(view)
+        amounts = view.conversation.property.facts.amounts
+        labels = label_matcher(tuple(amounts), view.rules.amount_labels)
+        # The matcher by identity (it is not hashable): each cached ledger holds its matcher, so
+        # that identity is not reused while the entry lives.
+        key = (id(labels), tuple(amounts.items()))
+        ledger = _LEDGERS.get(key)
+        if ledger is None:
+            if len(_LEDGERS) >= _LEDGERS_LIMIT:
+                _LEDGERS.clear()  # starting afresh is always correct: a ledger is rebuilt on a miss
+            ledger = _LEDGERS[key] = _Ledger(amounts, labels)
+        derived[_LEDGER_KEY] = ledger
     return ledger
 
 
 _LEDGER_KEY = ("amounts_match_ledger", ())
+_LEDGERS: dict[tuple[int, tuple[tuple[str, float], ...]], _Ledger] = {}
+_LEDGERS_LIMIT = 256
 
 
 def _tool_values(view: TurnView) -> frozenset[int]:

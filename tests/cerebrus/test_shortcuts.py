@@ -96,10 +96,9 @@ def test_a_mixed_placement_is_the_placement(graded_conversations: list[Conversat
         for turn in grade(conversation).turns:
             expected = plain.place(turn.dimensions, turn.turn_id)
             dims = tuple(turn.dimensions)
-            key = tuple(0 if d.evidence else id(d) for d in dims)
-            own = [d for d in dims if d.evidence]
-            assert mixed.place_mixed(dims, key, own, turn.turn_id) == expected
-            assert again.place_mixed(dims, key, own, turn.turn_id) == expected
+            own = [position for position, d in enumerate(dims) if d.evidence]
+            assert mixed.place_mixed(dims, own, turn.turn_id) == expected
+            assert again.place_mixed(dims, own, turn.turn_id) == expected
     assert _state(mixed) == _state(plain) == _state(again)
 
 
@@ -110,7 +109,7 @@ def test_a_mixed_placement_with_a_check_twice_is_the_placement() -> None:
     second = first.model_copy(update={"not_checked_why": "data_missing"})
     plain, mixed = GradeAssembly(), GradeAssembly()
     dims = (first, second)
-    assert mixed.place_mixed(dims, (id(first), 0), [second], None) == plain.place(dims, None)
+    assert mixed.place_mixed(dims, [1], None) == plain.place(dims, None)
     assert _state(mixed) == _state(plain)
 
 
