@@ -12,14 +12,9 @@ from gradecore.contract import SCHEMA_ID
 from gradecore.db import head_revision
 from tests.conftest import DEMO_DATA
 from tests.gradecore.docs import demo_doc, with_message
-from tests.smith.cli.runner import copy_database, migrated_template, reading, run_smith
+from tests.smith.cli.runner import copy_database, reading, run_smith
 
 CAMELLIA = "5ccefeb1-fd5b-4a67-aeeb-ea0f7137f437"
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return migrated_template(tmp_path_factory.mktemp("template"))
 
 
 @pytest.fixture

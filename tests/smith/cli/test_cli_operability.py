@@ -12,9 +12,9 @@ from sqlalchemy import Engine, text
 from tests.conftest import DEMO_DATA
 from tests.gradecore.docs import demo_doc
 from tests.smith.cli.runner import reading, run_smith
-from tests.smith.cli.test_cli_variants import Smith, smith, template
+from tests.smith.cli.test_cli_variants import Smith, smith
 
-__all__ = ["smith", "template"]  # fixtures shared with the variants' module
+__all__ = ["smith"]  # a fixture shared with the variants' module
 
 CAMELLIA = "5ccefeb1-fd5b-4a67-aeeb-ea0f7137f437"
 # What the Camellia demo document holds that must never reach a terminal or a log.

@@ -18,18 +18,7 @@ from blocks.locales import SUPPORTED_LOCALES
 from gradecore.entities import SlackPost
 from smith.cli.properties import Locale
 from tests.conftest import DEMO_DATA
-from tests.smith.cli.runner import copy_database, migrated_template, reading, run_smith
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return migrated_template(tmp_path_factory.mktemp("template"))
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, template: Path) -> Path:
-    copy_database(template, tmp_path)
-    return tmp_path
+from tests.smith.cli.runner import reading, run_smith
 
 
 def test_version(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from smith.cli import commands, context
 from smith.cli.errors import run_guarded
 from tests.conftest import DEMO_DATA
 from tests.gradecore.docs import demo_doc
-from tests.smith.cli.runner import Result, copy_database, database_url, migrated_template, reading
+from tests.smith.cli.runner import Result, copy_database, database_url, reading
 
 CAMELLIA = "5ccefeb1-fd5b-4a67-aeeb-ea0f7137f437"
 
@@ -57,11 +57,6 @@ class Smith:
         else:
             path.write_text(content, encoding="utf-8")
         return path
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return migrated_template(tmp_path_factory.mktemp("template"))
 
 
 @pytest.fixture

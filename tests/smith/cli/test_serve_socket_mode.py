@@ -7,7 +7,6 @@ import asyncio
 import time
 from pathlib import Path
 
-import pytest
 from aiohttp import WSCloseCode
 from sqlmodel import Session
 
@@ -15,22 +14,11 @@ from gradecore.db import create_db_engine
 from gradecore.entities import SlackEvent
 from tests.fakes.slack_api import FakeSlack, SocketSession
 from tests.scenarios.slack_requests import event_body, reaction
-from tests.smith.cli.runner import copy_database, database_url, migrated_template
+from tests.smith.cli.runner import database_url
 from tests.smith.cli.serving import serve_environment, serve_until_serving
 
 # Generous bounds on waits that normally take milliseconds: the machine is shared with other runs.
 SOCKET_WAIT_S = 30.0
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return migrated_template(tmp_path_factory.mktemp("template"))
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, template: Path) -> Path:
-    copy_database(template, tmp_path)
-    return tmp_path
 
 
 def socket_mode_environment(workdir: Path, fake: FakeSlack) -> dict[str, str]:

@@ -10,22 +10,10 @@ import pytest
 from sqlalchemy import Engine
 
 from tests.fakes.slack_api import FakeSlack
-from tests.smith.cli.runner import copy_database, migrated_template
 from tests.smith.cli.serving import free_port, serve_environment, serve_until_it_ends, serve_until_serving
 
 SIGNING_SECRET = "signing-secret-never-logged-5f1e"
 INGEST_TOKEN = "ingest-token-never-logged-93ab"
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return migrated_template(tmp_path_factory.mktemp("template"))
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, template: Path) -> Path:
-    copy_database(template, tmp_path)
-    return tmp_path
 
 
 async def test_a_port_already_in_use_is_one_line(workdir: Path) -> None:
