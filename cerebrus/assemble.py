@@ -94,14 +94,11 @@ class GradeAssembly:
             _PLACED[key] = placement
         if self._taken.get(id(placement)) is not placement:
             self._absorb(placement)
-        at = placement.at
-        if at is None:
-            return Level.PASS, CLEAN_HEADLINE
-        return self._lead(placement.level, dimensions[at], turn_id)
+        return _headline(placement, dimensions, turn_id)
 
     def _take(self, placement: _Placement, turn_id: str | None) -> tuple[Level, Headline]:
         self._absorb(placement)
-        return self._lead(placement.level, placement.lead, turn_id)
+        return _headline(placement, placement.dimensions, turn_id)
 
     def _absorb(self, placement: _Placement) -> None:
         """Add a placement's checks run, reasons and failed layers to the assembly."""
@@ -116,14 +113,6 @@ class GradeAssembly:
             failed = self._failed
             for owner, layer in placement.failed:
                 failed[owner].add(layer)
-
-    @staticmethod
-    def _lead(level: Level, lead: DimensionResult | None, turn_id: str | None) -> tuple[Level, Headline]:
-        if lead is None:
-            return Level.PASS, CLEAN_HEADLINE
-        return level, new_headline(
-            {"level": level, "reason": lead.reason, "check": lead.check, "turn_id": turn_id}
-        )
 
     def split(self) -> OwnershipSplit:
         return _split(_in_layer_order(self._failed[Owner.CLARA]), _in_layer_order(self._failed[Owner.OURS]))
@@ -141,8 +130,7 @@ class _Placement(NamedTuple):
 
     dimensions: tuple[DimensionResult, ...]
     level: Level
-    lead: DimensionResult | None
-    at: int | None  # the lead's position among the dimensions
+    at: int | None  # the position of the result that leads (None: nothing colours the place)
     ran: frozenset[str]
     why: tuple[tuple[str, NotCheckedWhy], ...]
     failed: tuple[tuple[Owner, Layer], ...]
@@ -174,7 +162,21 @@ def _placement(dimensions: tuple[DimensionResult, ...]) -> _Placement:
                 or (severity == found and _within_order(d) < _within_order(lead))
             ):
                 found, lead, at = severity, d, position
-    return _Placement(dimensions, _LEVELS[found], lead, at, frozenset(ran), tuple(why.items()), tuple(failed))
+    return _Placement(dimensions, _LEVELS[found], at, frozenset(ran), tuple(why.items()), tuple(failed))
+
+
+def _headline(
+    placement: _Placement, dimensions: tuple[DimensionResult, ...], turn_id: str | None
+) -> tuple[Level, Headline]:
+    """A place's level and headline. The lead is read from `dimensions`, the place's own results, not
+    from the cached placement's: a place found again by its key has the same lead position, but a
+    result with receipts there carries this place's reason."""
+    if placement.at is None:
+        return Level.PASS, CLEAN_HEADLINE
+    lead = dimensions[placement.at]
+    level = placement.level
+    fields = {"level": level, "reason": lead.reason, "check": lead.check, "turn_id": turn_id}
+    return level, new_headline(fields)
 
 
 def _own_key(d: DimensionResult) -> tuple[object, ...]:
