@@ -7,7 +7,7 @@ Values are compared to the cent, as whole cents, so backing is a set look-up.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 from typing import Any
 
@@ -24,14 +24,9 @@ def cents(value: float) -> int:
     return round(value * 100)
 
 
-def ledger_sums(amounts: Mapping[str, float]) -> frozenset[int]:
-    """The sums (in cents) of two or three distinct items of the ledger (an item is a key, so two
-    items of equal value still add up)."""
-    return cent_sums([cents(value) for value in amounts.values()])
-
-
-def cent_sums(values: Iterable[int]) -> frozenset[int]:
-    """`ledger_sums` of the items' values already in cents (in the ledger's order)."""
+def ledger_sums(values: Iterable[int]) -> frozenset[int]:
+    """The sums of two or three distinct items of the ledger, given each item's value in cents (an
+    item is a key, so two items of equal value still add up)."""
     items = list(values)
     sums: set[int] = set()
     for size in (2, 3):

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from cerebrus.amount_labels import LabelMatcher, label_matcher
 from cerebrus.amounts import MoneyMention, money_in
-from cerebrus.backing import cent_sums, cents, tool_money_values
+from cerebrus.backing import cents, ledger_sums, tool_money_values
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
@@ -155,7 +155,7 @@ class _Ledger:
     @property
     def sums(self) -> frozenset[int]:
         if self._sums is None:
-            self._sums = cent_sums(self.cents_of.values())
+            self._sums = ledger_sums(self.cents_of.values())
         return self._sums
 
 
