@@ -73,7 +73,7 @@ class Phrase:
 
     def longest_prefix(self, words: Sequence[str]) -> int:
         """How many of `words` the longest match starting at the first of them covers, or -1."""
-        return _Matcher(self.elements, words).longest(0, 0, None)
+        return _longest(self.elements, words)
 
     def finditer(self, text: TokenizedText) -> Iterator[tuple[int, int]]:
         """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
@@ -93,103 +93,95 @@ class Phrase:
             if offset < covered or not text.starts_token(offset):
                 continue
             words = text.window_words(offset, self.reach)
-            stop = _Matcher(self.elements, words).longest(0, 0, None)
+            stop = _longest(self.elements, words)
             if stop > 0:
                 covered = text.end_of(offset, words, stop)
                 yield offset, covered
 
 
-_STRIDE = 1 << 20
+State = tuple[int, str | None]
+"""Where a match stands between two elements: the next token's index, and the contraction tail the
+last word left over (`we` against "we'll" leaves `'ll`), if any."""
 
 
-class _Matcher:
-    """The longest match from (element, token, pending clitic), memoised: each state is worked out
-    once per text, so gaps and options cannot make matching exponential."""
+def _longest(elements: tuple[Element, ...], words: Sequence[str]) -> int:
+    """How many of `words` the longest match of `elements` from the first of them covers, or -1.
 
-    __slots__ = ("elements", "memo", "words")
-
-    def __init__(self, elements: tuple[Element, ...], words: Sequence[str]) -> None:
-        self.elements = elements
-        self.words = words
-        # States without a pending clitic (nearly all) are keyed by one int, index * _STRIDE +
-        # position (positions stay under the stride: a window holds a pattern's reach of tokens);
-        # the others by (index, position, clitic).
-        self.memo: dict[int | tuple[int, int, str], int] = {}
-
-    def longest(self, index: int, position: int, pending: str | None) -> int:
-        key: int | tuple[int, int, str] = (
-            index * _STRIDE + position
-            if pending is None and position < _STRIDE
-            else (index, position, pending or "")
-        )
-        known = self.memo.get(key)
-        if known is not None:
-            return known
-        if index == len(self.elements):
-            # A contraction's tail left unconsumed means the last word matched only part of a token.
-            best = position if pending is None else -1
+    The elements are a sequence (no loops), so the match is worked out element by element: the set
+    of states after each element, built from the states before it. A state is reached once per
+    element whatever the paths to it, so gaps and options cannot make matching exponential.
+    """
+    states: set[State] = {(0, None)}
+    last = len(elements) - 1
+    for index, element in enumerate(elements):
+        if type(element) is Choice:
+            states = _after_choice(element, words, states)
         else:
-            element = self.elements[index]
-            if isinstance(element, Choice):
-                best = self._choice(element, index, position, pending)
-            else:
-                best = self._gap(element, index, position, pending)
-        self.memo[key] = best
-        return best
+            # A gap is always followed by a required choice (patterns cannot end in a gap, and an
+            # optional choice after a gap is rare): only the places where it can begin are kept.
+            following = elements[index + 1] if index < last else None
+            after = following if type(following) is Choice and not following.optional else None
+            states = _after_gap(element, after, words, states)  # type: ignore[arg-type]
+        if not states:
+            return -1
+    # A contraction's tail left unconsumed means the last word matched only part of a token.
+    return max((position for position, pending in states if pending is None), default=-1)
 
-    def _choice(self, element: Choice, index: int, position: int, pending: str | None) -> int:
-        best = self.longest(index + 1, position, pending) if element.optional else -1
+
+def _after_choice(element: Choice, words: Sequence[str], states: set[State]) -> set[State]:
+    reached: set[State] = set(states) if element.optional else set()
+    by_first = element.by_first
+    for position, pending in states:
         if pending is not None:
-            candidates = element.by_first.get(pending, ())
-        elif position < len(self.words):
-            token = self.words[position]
-            candidates = element.by_first.get(token, ())
+            candidates = by_first.get(pending, ())
+        elif position < len(words):
+            token = words[position]
+            candidates = by_first.get(token, ())
             if "'" in token and (pair := split_clitic(token)):
-                candidates = (*candidates, *element.by_first.get(pair[0], ()))
+                candidates = (*candidates, *by_first.get(pair[0], ()))
         else:
-            return best
+            continue
         for alternative in candidates:
-            consumed = _consume(alternative, self.words, position, pending)
+            consumed = _consume(alternative, words, position, pending)
             if consumed is not None:
-                best = max(best, self.longest(index + 1, *consumed))
-        return best
+                reached.add(consumed)
+    return reached
 
-    def _gap(self, gap: Gap, index: int, position: int, pending: str | None) -> int:
-        # A gap is always followed by a required choice (patterns cannot end in a gap, and an optional
-        # choice after a gap is rare): only the places where it can begin are worth a look.
-        following = self.elements[index + 1]
-        after = following if isinstance(following, Choice) and not following.optional else None
-        best = -1
-        if gap.least == 0 and (after is None or self._can_begin(after, position, pending)):
-            best = self.longest(index + 1, position, pending)
+
+def _after_gap(gap: Gap, after: Choice | None, words: Sequence[str], states: set[State]) -> set[State]:
+    reached: set[State] = set()
+    allowed = gap.allowed
+    for position, pending in states:
+        if gap.least == 0 and (after is None or _can_begin(after, words, position, pending)):
+            reached.add((position, pending))
         count = 0
-        words = self.words
         while count < gap.most:
             if pending is not None:
                 # A contraction's tail ("'s" of "system's") is one gap token when the gap allows it.
-                if gap.allowed is not None and pending not in gap.allowed:
+                if allowed is not None and pending not in allowed:
                     break
                 pending = None
             else:
-                if position >= len(words) or (gap.allowed is not None and words[position] not in gap.allowed):
+                if position >= len(words) or (allowed is not None and words[position] not in allowed):
                     break
                 position += 1
             count += 1
-            if count >= gap.least and (after is None or self._can_begin(after, position, pending)):
-                best = max(best, self.longest(index + 1, position, pending))
-        return best
+            if count >= gap.least and (after is None or _can_begin(after, words, position, pending)):
+                reached.add((position, pending))
+    return reached
 
-    def _can_begin(self, element: Choice, position: int, pending: str | None) -> bool:
-        """Whether one of a choice's alternatives can begin here (its first word is the clitic left
-        over, the token, or the token's contraction base)."""
-        if pending is not None:
-            return pending in element.by_first
-        if position >= len(self.words):
-            return False
-        token = self.words[position]
-        if token in element.by_first:
-            return True
-        return "'" in token and (pair := split_clitic(token)) is not None and pair[0] in element.by_first
+
+def _can_begin(element: Choice, words: Sequence[str], position: int, pending: str | None) -> bool:
+    """Whether one of a choice's alternatives can begin here (its first word is the clitic left over,
+    the token, or the token's contraction base)."""
+    if pending is not None:
+        return pending in element.by_first
+    if position >= len(words):
+        return False
+    token = words[position]
+    if token in element.by_first:
+        return True
+    return "'" in token and (pair := split_clitic(token)) is not None and pair[0] in element.by_first
 
 
 def _consume(

@@ -4,6 +4,7 @@ their compiled form, built once per rules object and shared by every draft grade
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -69,7 +70,32 @@ class RulePatternError(PatternError):
         self.pattern_id = pattern_id
 
 
-PromiseHit = tuple[PromiseRule, PhrasePattern]
+class PromiseEntry(NamedTuple):
+    """A promise pattern as the promise check reads it at each match: plain values (no model attribute
+    reads per match), and the receipt's detail for a backed and an unbacked match, written once."""
+
+    pattern_id: str
+    language: str | None
+    requires_fact: str | None
+    requires_tool: str | None
+    backed_detail: str
+    unbacked_detail: str
+
+    @classmethod
+    def of(cls, promise: PromiseRule, pattern: PhrasePattern) -> PromiseEntry:
+        if promise.requires_fact is not None:
+            missing = f"no {promise.requires_fact} on file"
+        else:
+            missing = f"no successful {promise.requires_tool} call in this turn or before"
+        backed = f"promise {promise.id}"
+        return cls(
+            pattern.id,
+            pattern.language,
+            promise.requires_fact,
+            promise.requires_tool,
+            backed,
+            f"{backed}: {missing}",
+        )
 
 
 class CompiledText:
@@ -87,15 +113,15 @@ class CompiledText:
         self.narration: PhraseSet[PhrasePattern] = PhraseSet(_compiled(narration, slots))
         self.interrogatives: PhraseSet[PhrasePattern] = PhraseSet(_compiled(interrogatives, slots))
         compiled = [
-            (phrase, (promise, pattern))
+            (phrase, pattern.maintenance_only, PromiseEntry.of(promise, pattern))
             for promise in promises
             if promise.enabled
             for phrase, pattern in _compiled(promise.patterns, slots)
         ]
         # Two sets, so a turn outside the maintenance intents never even tries their patterns.
-        self.promises: PhraseSet[PromiseHit] = PhraseSet(e for e in compiled if not e[1][1].maintenance_only)
-        self.maintenance_promises: PhraseSet[PromiseHit] = PhraseSet(
-            e for e in compiled if e[1][1].maintenance_only
+        self.promises: PhraseSet[PromiseEntry] = PhraseSet((p, e) for p, only, e in compiled if not only)
+        self.maintenance_promises: PhraseSet[PromiseEntry] = PhraseSet(
+            (p, e) for p, only, e in compiled if only
         )
         self.maintenance_intents = frozenset(maintenance_intents)
 
@@ -117,4 +143,9 @@ def _compiled(
 
 def applies(pattern: PhrasePattern, language: str | None) -> bool:
     """A language-specific pattern applies to a text in its language, or of unknown language."""
-    return pattern.language is None or language is None or pattern.language == language
+    return language_applies(pattern.language, language)
+
+
+def language_applies(pattern_language: str | None, language: str | None) -> bool:
+    """`applies`, given the pattern's language."""
+    return pattern_language is None or language is None or pattern_language == language

@@ -75,24 +75,35 @@ def facts_on_file(view: TurnView, keys: Sequence[str]) -> FactsOnFile:
     return known
 
 
-def succeeded_so_far(view: TurnView) -> frozenset[str]:
-    """The tools that succeeded in this turn or in an earlier turn of the conversation (a visit
-    dispatched in turn 1 still backs "the plumber will come by at 9 as planned" in turn 2)."""
-    memo_key = ("succeeded_so_far", ())
+def succeeded_so_far(view: TurnView, tool: str) -> bool:
+    """Whether the tool succeeded in this turn or in an earlier turn of the conversation (a visit
+    dispatched in turn 1 still backs "the plumber will come by at 9 as planned" in turn 2). This
+    turn's tool steps are at hand in the view: the earlier turns' traces are read only when they do
+    not say."""
+    for _, step in view.tool_steps:
+        if step.tool_name == tool and step.status == "success":
+            return True
+    first = _first_successes(view).get(tool)
+    return first is not None and first < view.number
+
+
+def _first_successes(view: TurnView) -> dict[str, int]:
+    """The turn number (from 1) of each tool's first success, for at least the turns before this one:
+    worked out turn by turn as far as asked (turns are graded in order), once per conversation."""
+    memo_key = ("first_successes", ())
     derived = view.parent.derived
-    cumulative: list[frozenset[str]] | None = derived.get(memo_key)
-    if cumulative is None:
-        cumulative = derived[memo_key] = []
-    # Worked out turn by turn as far as asked (turns are graded in order), once per conversation.
-    if len(cumulative) < view.number:
-        turns = view.conversation.turns
-        seen = set(cumulative[-1]) if cumulative else set()
-        for turn in turns[len(cumulative) : view.number]:
+    memo: tuple[list[int], dict[str, int]] | None = derived.get(memo_key)
+    if memo is None:
+        memo = derived[memo_key] = ([0], {})
+    walked, first = memo
+    wanted = view.number - 1
+    if walked[0] < wanted:
+        for number, turn in enumerate(view.conversation.turns[walked[0] : wanted], walked[0] + 1):
             for step in turn.trace.steps:
                 if isinstance(step, ToolExecutionStep) and step.status == "success":
-                    seen.add(step.tool_name)
-            cumulative.append(frozenset(seen))
-    return cumulative[view.number - 1]
+                    first.setdefault(step.tool_name, number)
+        walked[0] = wanted
+    return first
 
 
 def draft_evidence(view: TurnView, span: Span, **extra: Any) -> Evidence:

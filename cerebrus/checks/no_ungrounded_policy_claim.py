@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
-from cerebrus.text_rules import applies
+from cerebrus.text_rules import language_applies
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
@@ -27,22 +27,21 @@ def no_ungrounded_policy_claim(view: TurnView) -> Finding:
         return NO_PROMISE
     unbacked: list[Evidence] = []
     backed: list[Evidence] = []
-    for _, (promise, pattern), start, stop in hits:
-        if pattern.language is not None and not applies(pattern, view.draft_language):
+    for _, entry, start, stop in hits:
+        pattern_id, language, fact, tool, backed_detail, unbacked_detail = entry
+        if language is not None and not language_applies(language, view.draft_language):
             continue
-        if promise.requires_fact is not None:
-            grounded = not is_empty(view.parent.fact(promise.requires_fact))
-            missing = f"no {promise.requires_fact} on file"
+        if fact is not None:
+            grounded = not is_empty(view.parent.fact(fact))
         else:
-            grounded = promise.requires_tool in succeeded_so_far(view)
-            missing = f"no successful {promise.requires_tool} call in this turn or before"
+            grounded = tool is not None and succeeded_so_far(view, tool)
         receipt = draft_evidence(
             view,
             tokens.folded.span(start, stop),
-            fact_key=promise.requires_fact,
-            tool_name=promise.requires_tool,
-            detail=f"promise {promise.id}" + ("" if grounded else f": {missing}"),
-            rule_entry=pattern.id,
+            fact_key=fact,
+            tool_name=tool,
+            detail=backed_detail if grounded else unbacked_detail,
+            rule_entry=pattern_id,
         )
         (backed if grounded else unbacked).append(receipt)
     if unbacked:
