@@ -1,9 +1,10 @@
 """Phrase patterns, compiled (see cerebrus.phrase_syntax for the language): matched in linear time.
 
 A word never matches inside a token or across a contraction: `can` matches neither "can't" nor
-"cannot". Matching memoises (element, token, pending clitic), so a text is matched in time linear in
-its length whatever the pattern's gaps and options; a pattern is tried only where its first words
-stand, and only on the few tokens a match can cover (docs/text-matching.md).
+"cannot". Matching works element by element on the set of states (token, pending clitic) reached, so
+a text is matched in time linear in its length whatever the pattern's gaps and options; a pattern is
+tried only where its first words stand, and only on the few tokens a match can cover
+(docs/text-matching.md).
 """
 
 from __future__ import annotations
