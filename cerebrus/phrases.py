@@ -61,10 +61,15 @@ class Phrase:
     # begins at a token that is a first word or whose contraction base is one, so the text then
     # holds the word's first piece: a first word whose first piece the text lacks starts no match.
     first_pieces: tuple[tuple[str, bytes | None], ...] = field(init=False, repr=False, compare=False)
+    # The elements as the matcher walks them, each gap with the required choice after it: a gap keeps
+    # only the places where that choice can begin (patterns cannot end in a gap, and an optional
+    # choice after a gap is rare).
+    steps: tuple[Step, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         pieces = tuple((word, first_piece(word)) for word in sorted(self.first_words))
         object.__setattr__(self, "first_pieces", pieces)
+        object.__setattr__(self, "steps", tuple(_steps(self.elements)))
 
     def may_occur(self, pieces: frozenset[bytes]) -> bool:
         for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for many drafts)
@@ -74,7 +79,7 @@ class Phrase:
 
     def longest_prefix(self, words: Sequence[str]) -> int:
         """How many of `words` the longest match starting at the first of them covers, or -1."""
-        return _longest(self.elements, words)
+        return _longest(self.steps, words)
 
     def finditer(self, text: TokenizedText) -> Iterator[tuple[int, int]]:
         """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
@@ -94,34 +99,40 @@ class Phrase:
             if offset < covered or not text.starts_token(offset):
                 continue
             words = text.window_words(offset, self.reach)
-            stop = _longest(self.elements, words)
+            stop = _longest(self.steps, words)
             if stop > 0:
                 covered = text.end_of(offset, words, stop)
                 yield offset, covered
 
+
+Step = tuple[Element, "Choice | None"]
+"""An element, and for a gap the required choice after it (None: none, or not a gap)."""
 
 State = tuple[int, str | None]
 """Where a match stands between two elements: the next token's index, and the contraction tail the
 last word left over (`we` against "we'll" leaves `'ll`), if any."""
 
 
-def _longest(elements: tuple[Element, ...], words: Sequence[str]) -> int:
-    """How many of `words` the longest match of `elements` from the first of them covers, or -1.
+def _steps(elements: tuple[Element, ...]) -> Iterator[Step]:
+    for element, following in zip(elements, (*elements[1:], None), strict=True):
+        if isinstance(element, Gap) and isinstance(following, Choice) and not following.optional:
+            yield element, following
+        else:
+            yield element, None
+
+
+def _longest(steps: tuple[Step, ...], words: Sequence[str]) -> int:
+    """How many of `words` the longest match of a phrase's steps from the first of them covers, or -1.
 
     The elements are a sequence (no loops), so the match is worked out element by element: the set
     of states after each element, built from the states before it. A state is reached once per
     element whatever the paths to it, so gaps and options cannot make matching exponential.
     """
     states: set[State] = {(0, None)}
-    last = len(elements) - 1
-    for index, element in enumerate(elements):
+    for element, after in steps:
         if type(element) is Choice:
             states = _after_choice(element, words, states)
         else:
-            # A gap is always followed by a required choice (patterns cannot end in a gap, and an
-            # optional choice after a gap is rare): only the places where it can begin are kept.
-            following = elements[index + 1] if index < last else None
-            after = following if type(following) is Choice and not following.optional else None
             states = _after_gap(element, after, words, states)  # type: ignore[arg-type]
         if not states:
             return -1
@@ -132,10 +143,11 @@ def _longest(elements: tuple[Element, ...], words: Sequence[str]) -> int:
 def _after_choice(element: Choice, words: Sequence[str], states: set[State]) -> set[State]:
     reached: set[State] = set(states) if element.optional else set()
     by_first = element.by_first
+    size = len(words)
     for position, pending in states:
         if pending is not None:
             candidates = by_first.get(pending, ())
-        elif position < len(words):
+        elif position < size:
             token = words[position]
             candidates = by_first.get(token, ())
             if "'" in token and (pair := split_clitic(token)):
@@ -150,39 +162,42 @@ def _after_choice(element: Choice, words: Sequence[str], states: set[State]) -> 
 
 
 def _after_gap(gap: Gap, after: Choice | None, words: Sequence[str], states: set[State]) -> set[State]:
+    """The states a gap reaches; when a required choice follows it, only those where that choice can
+    begin (its first word is the clitic left over, the token, or the token's contraction base)."""
     reached: set[State] = set()
     allowed = gap.allowed
+    least = gap.least
+    most = gap.most
+    size = len(words)
+    firsts = after.by_first if after is not None else None
     for position, pending in states:
-        if gap.least == 0 and (after is None or _can_begin(after, words, position, pending)):
-            reached.add((position, pending))
         count = 0
-        while count < gap.most:
+        while True:
+            if count >= least:
+                if firsts is None:
+                    reached.add((position, pending))
+                elif pending is not None:
+                    if pending in firsts:
+                        reached.add((position, pending))
+                elif position < size:
+                    token = words[position]
+                    if token in firsts or (
+                        "'" in token and (pair := split_clitic(token)) and pair[0] in firsts
+                    ):
+                        reached.add((position, pending))
+            if count == most:
+                break
             if pending is not None:
                 # A contraction's tail ("'s" of "system's") is one gap token when the gap allows it.
                 if allowed is not None and pending not in allowed:
                     break
                 pending = None
             else:
-                if position >= len(words) or (allowed is not None and words[position] not in allowed):
+                if position >= size or (allowed is not None and words[position] not in allowed):
                     break
                 position += 1
             count += 1
-            if count >= gap.least and (after is None or _can_begin(after, words, position, pending)):
-                reached.add((position, pending))
     return reached
-
-
-def _can_begin(element: Choice, words: Sequence[str], position: int, pending: str | None) -> bool:
-    """Whether one of a choice's alternatives can begin here (its first word is the clitic left over,
-    the token, or the token's contraction base)."""
-    if pending is not None:
-        return pending in element.by_first
-    if position >= len(words):
-        return False
-    token = words[position]
-    if token in element.by_first:
-        return True
-    return "'" in token and (pair := split_clitic(token)) is not None and pair[0] in element.by_first
 
 
 def _consume(
