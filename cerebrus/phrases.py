@@ -105,7 +105,7 @@ class Phrase:
                 yield offset, covered
 
 
-Step = tuple[Element, "Choice | None"]
+Step = tuple[Element, Choice | None]
 """An element, and for a gap the required choice after it (None: none, or not a gap)."""
 
 State = tuple[int, str | None]
