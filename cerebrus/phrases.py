@@ -137,7 +137,11 @@ def _longest(steps: tuple[Step, ...], words: Sequence[str]) -> int:
         if not states:
             return -1
     # A contraction's tail left unconsumed means the last word matched only part of a token.
-    return max((position for position, pending in states if pending is None), default=-1)
+    longest = -1
+    for position, pending in states:
+        if pending is None and position > longest:
+            longest = position
+    return longest
 
 
 def _after_choice(element: Choice, words: Sequence[str], states: set[State]) -> set[State]:
@@ -155,6 +159,10 @@ def _after_choice(element: Choice, words: Sequence[str], states: set[State]) -> 
         else:
             continue
         for alternative in candidates:
+            if pending is None and len(alternative) == 1 and alternative[0] == token:
+                # The common case, a one-word alternative that is the whole token, without a call.
+                reached.add((position + 1, None))
+                continue
             consumed = _consume(alternative, words, position, pending)
             if consumed is not None:
                 reached.add(consumed)
