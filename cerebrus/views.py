@@ -28,6 +28,18 @@ from gradecore.contract import (
 _NAMED_FACTS = frozenset(Facts.model_fields)
 
 
+def _message_places(messages: list[Message]) -> dict[str, tuple[int, Message, Message | None]]:
+    """Each message by id: its position, itself, and the last inbound message before it (what a
+    draft at that place answers)."""
+    places: dict[str, tuple[int, Message, Message | None]] = {}
+    last: Message | None = None
+    for position, message in enumerate(messages):
+        places[message.id] = (position, message, last)
+        if message.direction == "inbound":
+            last = message
+    return places
+
+
 class ConversationView:
     """A conversation under a set of rules."""
 
@@ -42,18 +54,9 @@ class ConversationView:
         # What checks derive from the conversation alone, worked out once for all its turns (keyed by
         # the helper that stores it, see cerebrus.checks._common.facts_on_file).
         self.derived: dict[tuple[str, tuple[str, ...]], Any] = {}
-        # Every grade needs these: one pass over the messages, set here rather than lazily.
-        messages = conversation.messages
-        positions = {message.id: position for position, message in enumerate(messages)}
-        triggers: list[Message | None] = []
-        last: Message | None = None
-        for message in messages:
-            triggers.append(last)
-            if message.direction == "inbound":
-                last = message
-        self.message_positions = positions
-        # For each message position, the last inbound message before it.
-        self.triggers = triggers
+        # Every turn needs its message, where it stands and its trigger: one pass over the messages,
+        # set here rather than lazily (every grade reads them).
+        self.message_places = _message_places(conversation.messages)
         # The non-empty codes (filter in C rather than a generator: this runs for every grade).
         self.access_codes: tuple[str, ...] = tuple(filter(None, conversation.property.facts.access_codes))
         # Built once per code list and shared by every check, receipt and mask of this conversation.
@@ -100,31 +103,36 @@ class TurnView:
     """One turn: the draft (Clara's outbound message), its trigger, and its trace."""
 
     def __init__(self, parent: ConversationView, turn: Turn, number: int) -> None:
+        position, message, trigger = parent.message_places[turn.message_id]
         self.parent = parent
         self.conversation = parent.conversation
         self.rules = parent.rules
         self.compiled = parent.compiled
         self.turn = turn
         self.number = number
-        self.position = parent.message_positions[turn.message_id]
-        self.message: Message = self.conversation.messages[self.position]
-        self.draft: str = self.message.text
+        self.position = position
+        self.message: Message = message
+        draft = self.draft = message.text
         # Every turn's draft is scanned by several checks, and every turn has a trigger or not: set
         # here rather than lazily (a lazy attribute costs a Python call on its first read).
-        self.folded = FoldedText(self.draft)
+        folded = self.folded = FoldedText(draft)
         # The draft's tokens, shared by every text check (the folded draft is tokenized once, and only
         # as far as a check asks: see TokenizedText).
-        self.tokens = TokenizedText(self.folded)
+        self.tokens = TokenizedText(folded)
         # The last inbound message before the draft: what this turn answers.
-        self.trigger: Message | None = parent.triggers[self.position]
+        self.trigger: Message | None = trigger
         # Most checks read the trace: one pass sorts its steps (with their indices) by kind.
         calls: list[tuple[int, ClaudeCallStep]] = []
         tools: list[tuple[int, ToolExecutionStep]] = []
         failed: list[tuple[int, ToolExecutionStep]] = []
         for index, step in enumerate(turn.trace.steps):
-            if isinstance(step, ClaudeCallStep):
+            # The exact class first: a parsed step is one of the two, and isinstance is slow to say
+            # no for a pydantic class (it asks the metaclass); subclasses still sort by isinstance.
+            if type(step) is ClaudeCallStep or (
+                type(step) is not ToolExecutionStep and isinstance(step, ClaudeCallStep)
+            ):
                 calls.append((index, step))
-            elif isinstance(step, ToolExecutionStep):
+            elif type(step) is ToolExecutionStep or isinstance(step, ToolExecutionStep):
                 tools.append((index, step))
                 if step.status == "error":
                     failed.append((index, step))

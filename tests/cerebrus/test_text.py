@@ -47,3 +47,17 @@ def test_letters_typed_without_their_accents_fold_to_the_plain_spelling() -> Non
     assert fold("Søren ŁUKASZ Straße Æsir Œuvre Đorđe") == "soren lukasz strasse aesir oeuvre dorde"
     ((span, quote),) = list(FoldedText("Gruß an Søren").finditer(re.compile("soren")))
     assert quote == "Søren" and (span.start, span.end) == (8, 13)
+
+
+@pytest.mark.parametrize(
+    "original",
+    [
+        "¡Hola SAM! ¿Cómo está? Año",  # folds left beyond ASCII (¡, ¿) next to ASCII capitals
+        "¡Mañana` A LAS 9!",  # a backtick in a text that stays beyond ASCII
+        "ΣΟΦΙΑ ¡Sí!",  # capital sigma: folds to a small one, whatever its neighbours
+        "Café \ud800 ¡OK!",  # a lone surrogate (other text than drafts may hold one)
+        "Straße ¡ÆSIR! \u2019Tis",  # undecomposed letters and a curly apostrophe
+    ],
+)
+def test_a_text_beyond_ascii_folds_as_its_characters_fold_one_by_one(original: str) -> None:
+    assert fold(original) == "".join(text_module._fold_char(char) for char in original)
