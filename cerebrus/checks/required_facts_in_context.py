@@ -82,8 +82,10 @@ class _Context:
 
     def _any_holds(self, values: Iterable[Any]) -> bool:
         # A plain loop, not any() over a generator: a ledger of amounts is looked up on most turns.
-        for item in values:  # noqa: SIM110
-            if not is_empty(item) and self.holds(item):
+        # A number is never empty: asking `is_empty` of one (the amounts) would only cost its
+        # abstract-class checks.
+        for item in values:
+            if (isinstance(item, (int, float)) or not is_empty(item)) and self.holds(item):
                 return True
         return False
 
