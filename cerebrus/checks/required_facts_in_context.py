@@ -58,6 +58,8 @@ class _Context:
     compiled search per text. The prompt is searched first and the tool results (JSON-dumped by the
     view) only when a fact is not in it, so most turns never dump a tool result."""
 
+    __slots__ = ("_lowered", "_prompt", "_view")  # one is built per turn
+
     def __init__(self, prompt: str, view: TurnView) -> None:
         self._prompt = prompt
         self._view = view
