@@ -68,7 +68,15 @@ class GradeAssembly:
         """`place` for dimensions that are all shared results (built once, handed out again and
         again): most turns get the very same results as many others, so what they add up to is
         worked out once and found again by the results' identities."""
-        return self._place_by_key(dimensions, tuple(map(id, dimensions)), turn_id)
+        # `_place_by_key`, inlined: this runs for most turns of every grade.
+        placement = _PLACED.get(tuple(map(id, dimensions)))
+        if placement is None:
+            return self._place_by_key(dimensions, tuple(map(id, dimensions)), turn_id)
+        if self._taken.get(id(placement)) is not placement:
+            self._absorb(placement)
+        if placement.at is None:
+            return Level.PASS, CLEAN_HEADLINE
+        return _headline(placement, dimensions, turn_id)
 
     def place_mixed(
         self, dimensions: tuple[DimensionResult, ...], own: Iterable[int], turn_id: str | None
@@ -97,13 +105,12 @@ class GradeAssembly:
         return _headline(placement, dimensions, turn_id)
 
     def _take(self, placement: _Placement, turn_id: str | None) -> tuple[Level, Headline]:
-        self._absorb(placement)
+        if self._taken.get(id(placement)) is not placement:
+            self._absorb(placement)
         return _headline(placement, placement.dimensions, turn_id)
 
     def _absorb(self, placement: _Placement) -> None:
-        """Add a placement's checks run, reasons and failed layers to the assembly."""
-        if self._taken.get(id(placement)) is placement:
-            return
+        """Add a placement not taken in yet to the assembly: its checks run, reasons and failed layers."""
         self._taken[id(placement)] = placement
         self._ran.update(placement.ran)
         setdefault = self._why.setdefault

@@ -22,6 +22,9 @@ from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade, Headline, TurnGrade
 from gradecore.vocabulary import DimensionResult, Level
 
+# Bound once: compared with every turn's level.
+_PASS = Level.PASS
+
 
 @lru_cache(maxsize=1)
 def _default_rules() -> Rules:
@@ -70,16 +73,16 @@ def grade(
         shared = True
         for spec, function, shared_result in plan:
             # spec.run(turn_view), with the shared-result look-up inlined: the hot loop of grading.
+            # A finding with receipts is never a shared one (see CheckSpec.shared), so the look-up
+            # comes first: most findings are shared.
             finding = function(turn_view)
-            if finding.evidence:
-                # Only receipts can hold an access code; shared results have none.
-                result = redact(spec.result(finding), codes)
-                own.append(len(dims))
-                dims.append(result)
-                continue
             hit = shared_result(id(finding))
-            if hit is not None and hit[0] is finding:
-                dims.append(hit[1])
+            if hit is not None:
+                dims.append(hit)
+            elif finding.evidence:
+                # Only receipts can hold an access code; shared results have none.
+                own.append(len(dims))
+                dims.append(redact(spec.receipted(finding), codes))
             else:
                 dims.append(spec.result(finding))
                 shared = False
@@ -91,10 +94,14 @@ def grade(
             dims.extend(judge_off)
         dimensions = tuple(dims)
         if shared:
-            turn_level, turn_headline = _place(assembly, dimensions, own, turn.id)
+            # `_place`, inlined.
+            if own:
+                turn_level, turn_headline = assembly.place_mixed(dimensions, own, turn.id)
+            else:
+                turn_level, turn_headline = assembly.place_shared(dimensions, turn.id)
         else:
             turn_level, turn_headline = assembly.place(dimensions, turn.id)
-        if turn_level is not Level.PASS and (level is Level.PASS or turn_level > level):
+        if turn_level is not _PASS and (level is _PASS or turn_level > level):
             level, lead = turn_level, turn_headline
         turns.append(
             turn_grade(

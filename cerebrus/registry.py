@@ -52,12 +52,13 @@ class CheckSpec(Generic[V]):
 
     # Results without evidence repeat across turns (every "no amount in the draft"). Findings without
     # evidence are shared objects (cerebrus.findings), so each one's DimensionResult is built once and
-    # found again by the finding's identity: no hashing of reasons or enums per turn. The finding is
-    # kept next to its result, which keeps it alive, so its id cannot be reused by another object.
-    # Bounded: a reason sentence may vary. The engine reads it directly (see `result`).
-    shared: dict[int, tuple[Finding, DimensionResult]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    # found again by the finding's identity: no hashing of reasons or enums per turn. Every finding
+    # keyed here is held in `held` for good (nothing is ever removed), so while its id is a key no
+    # other object can have that id: a hit needs no check that it is the same finding, and a finding
+    # with receipts (never keyed) cannot hit. Bounded: a reason sentence may vary. The engine reads
+    # it directly (see `result`).
+    shared: dict[int, DimensionResult] = field(default_factory=dict, compare=False, repr=False)
+    held: list[Finding] = field(default_factory=list, compare=False, repr=False)
 
     # Results with receipts are built per finding; what they share (the check's identity, and the level
     # and why of an outcome) is validated once, in a template per (outcome, why) found by their
@@ -70,20 +71,22 @@ class CheckSpec(Generic[V]):
     def result(self, finding: Finding) -> DimensionResult:
         """This check's DimensionResult for one of its findings: the one already built when the
         finding is a shared one (the engine inlines that look-up in its loop)."""
-        if finding.evidence:
-            return self._receipted(finding)
         hit = self.shared.get(id(finding))
-        if hit is not None and hit[0] is finding:
-            return hit[1]
+        if hit is not None:
+            return hit
+        if finding.evidence:
+            return self.receipted(finding)
         if finding.outcome is Outcome.FAIL:
             raise CheckDeclarationError(f"check {self.id} failed without evidence")
         result = self._result(finding)
         if len(self.shared) < _SHARED_LIMIT:
-            self.shared[id(finding)] = (finding, result)
+            self.held.append(finding)
+            self.shared[id(finding)] = result
         return result
 
-    def _receipted(self, finding: Finding) -> DimensionResult:
-        """The result of a finding with receipts: its template with the finding's reason and receipts."""
+    def receipted(self, finding: Finding) -> DimensionResult:
+        """The result of a finding with receipts (`result` for one, which the engine calls directly):
+        its template with the finding's reason and receipts."""
         outcome, why = finding.outcome, finding.why
         if type(outcome) is not Outcome or (why is not None and type(why) is not NotCheckedWhy):
             return self._result(finding)  # not enum members, which live as long as their enum
@@ -162,9 +165,7 @@ def check(
 _Split = tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...], tuple[str, ...]]
 """Conversation checks, turn checks, and all ids, in registry order."""
 
-TurnStep = tuple[
-    TurnCheck, Callable[[TurnView], Finding], Callable[[int], tuple[Finding, DimensionResult] | None]
-]
+TurnStep = tuple[TurnCheck, Callable[[TurnView], Finding], Callable[[int], DimensionResult | None]]
 """A turn check as the engine's hot loop runs it: the spec, its function, and the look-up of its
 shared results by finding identity (bound once, not looked up per turn)."""
 

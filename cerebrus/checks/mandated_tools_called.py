@@ -20,6 +20,8 @@ def mandated_tools_called(view: TurnView) -> Finding:
     if isinstance(mandated, Finding):
         return mandated
     called = {step.tool_name for _, step in view.tool_steps}
+    if called.issuperset(mandated):
+        return ALL_CALLED  # nearly every turn: one test in C, no list built
     never = [tool for tool in mandated if tool not in called]
     if never:
         return failed(

@@ -37,10 +37,11 @@ def no_access_code_to_prospect(view: TurnView) -> Finding:
     codes = view.parent.access_codes
     if not codes:
         return not_applicable("The property has no access codes on file.")
-    if view.answered is None:
+    answered = view.answered
+    if answered is None:
         return not_applicable("The turn answers no inbound message, so nobody is known to receive it.")
-    if view.answered.role != "prospect":
-        return not_applicable(f"The turn answers a {view.answered.role}, not a prospect.")
+    if answered.role != "prospect":
+        return not_applicable(f"The turn answers a {answered.role}, not a prospect.")
     single, multiple, pieces, few, wanted = _index(view)
     tokens = view.tokens
     if few:

@@ -35,6 +35,12 @@ def reply_language_matches(view: TurnView) -> Finding:
     tag, draft_tag = trigger.language, view.message.language
     if tag and draft_tag:
         # Both tagged (nearly every turn): what the general path below finds when they agree.
+        if tag == draft_tag:
+            # Mostly the very same tag: its finding is looked up by the tag itself.
+            same = _SAME_TAG.get(tag)
+            if same is None:
+                same = _same_tag(tag)
+            return same
         tagged = primary(tag)
         if tagged == primary(draft_tag):
             return _same_language(tagged)
@@ -61,6 +67,20 @@ def reply_language_matches(view: TurnView) -> Finding:
 def _same_language(language: str) -> Finding:
     # The finding nearly every turn gets, one per language: no sentence formatted per turn.
     return passed("same_language", f"Written to in {language}, answered in {language}.")
+
+
+def _same_tag(tag: str) -> Finding:
+    """The finding of a turn whose inbound and draft carry the same tag, kept by that tag."""
+    found = _same_language(primary(tag))
+    if len(_SAME_TAG) >= _SAME_TAG_LIMIT:
+        _SAME_TAG.clear()  # bounded: tags are the platform's, and starting afresh is always correct
+    _SAME_TAG[tag] = found
+    return found
+
+
+# A plain dict look-up per turn, not two `primary` calls and an lru_cache call.
+_SAME_TAG: dict[str, Finding] = {}
+_SAME_TAG_LIMIT = 256
 
 
 def _excerpt_end(draft: str) -> int:

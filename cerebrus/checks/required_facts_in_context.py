@@ -58,6 +58,8 @@ class _Context:
     compiled search per text. The prompt is searched first and the tool results (JSON-dumped by the
     view) only when a fact is not in it, so most turns never dump a tool result."""
 
+    __slots__ = ("_lowered", "_prompt", "_view")  # one is built per turn
+
     def __init__(self, prompt: str, view: TurnView) -> None:
         self._prompt = prompt
         self._view = view
@@ -82,8 +84,10 @@ class _Context:
 
     def _any_holds(self, values: Iterable[Any]) -> bool:
         # A plain loop, not any() over a generator: a ledger of amounts is looked up on most turns.
-        for item in values:  # noqa: SIM110
-            if not is_empty(item) and self.holds(item):
+        # A number is never empty: asking `is_empty` of one (the amounts) would only cost its
+        # abstract-class checks.
+        for item in values:
+            if (isinstance(item, (int, float)) or not is_empty(item)) and self.holds(item):
                 return True
         return False
 
