@@ -118,7 +118,8 @@ def test_a_set_dismisses_texts_without_any_first_word() -> None:
 
 
 def test_matching_stays_linear_on_adversarial_gaps() -> None:
-    # Nested gaps and options over a long run of fillers: memoised states bound the work.
+    # Nested gaps and options over a long run of fillers: each element keeps a set of reached states,
+    # so the work stays bounded by the window, whatever the nesting.
     phrase = compile_phrase("a [0-8] a? [0-8] a? [0-8] a? [0-8] z", SLOTS)
     tokens = TokenizedText("a " * 5000)
     assert list(phrase.finditer(tokens)) == []
@@ -203,7 +204,7 @@ _WORDS = ["a", "b", "we", "we'll", "will", "is", "just", "x"]
     st.lists(st.sampled_from(_PIECES), min_size=1, max_size=5).map(lambda parts: ["a", *parts, "b"]),
     st.lists(st.sampled_from(_WORDS), max_size=10),
 )
-def test_the_memoised_matcher_finds_the_longest_match_the_reference_finds(
+def test_the_state_set_matcher_finds_the_longest_match_the_reference_finds(
     parts: list[str], words: list[str]
 ) -> None:
     phrase = compile_phrase(" ".join(parts), SLOTS)
