@@ -12,6 +12,7 @@ from functools import lru_cache
 from lingua import IsoCode639_1, Language, LanguageDetector, LanguageDetectorBuilder
 
 from cerebrus import defaults
+from cerebrus.tag_table import TagTable
 from gradecore.contract import Message
 
 MIN_WORDS = 3
@@ -20,18 +21,11 @@ MIN_CONFIDENCE = defaults.LANGUAGE_CONFIDENCE
 
 def primary(tag: str) -> str:
     """The primary subtag of a BCP-47 tag, lower-cased: `es-MX` → `es`."""
-    # Asked for two tags of nearly every turn: a plain dict look-up is cheaper than an lru_cache call.
-    found = _PRIMARY.get(tag)
-    if found is None:
-        found = tag.split("-", 1)[0].lower()
-        if len(_PRIMARY) >= _PRIMARY_LIMIT:
-            _PRIMARY.clear()  # bounded: tags are the platform's, and starting afresh is always correct
-        _PRIMARY[tag] = found
-    return found
+    return _PRIMARY[tag]
 
 
-_PRIMARY: dict[str, str] = {}
-_PRIMARY_LIMIT = 256
+# Asked for two tags of nearly every turn: found by a dict look-up once worked out.
+_PRIMARY: TagTable[str] = TagTable(lambda tag: tag.split("-", 1)[0].lower())
 
 
 @lru_cache(maxsize=64)

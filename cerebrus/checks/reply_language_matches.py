@@ -7,6 +7,7 @@ from functools import lru_cache
 from cerebrus.findings import Finding, failed, not_applicable, not_checked, passed
 from cerebrus.language import primary
 from cerebrus.registry import check
+from cerebrus.tag_table import TagTable
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, NotCheckedWhy, Scope, Span
 
@@ -37,10 +38,7 @@ def reply_language_matches(view: TurnView) -> Finding:
         # Both tagged (nearly every turn): what the general path below finds when they agree.
         if tag == draft_tag:
             # Mostly the very same tag: its finding is looked up by the tag itself.
-            same = _SAME_TAG.get(tag)
-            if same is None:
-                same = _same_tag(tag)
-            return same
+            return _SAME_TAG[tag]
         tagged = primary(tag)
         if tagged == primary(draft_tag):
             return _same_language(tagged)
@@ -69,18 +67,9 @@ def _same_language(language: str) -> Finding:
     return passed("same_language", f"Written to in {language}, answered in {language}.")
 
 
-def _same_tag(tag: str) -> Finding:
-    """The finding of a turn whose inbound and draft carry the same tag, kept by that tag."""
-    found = _same_language(primary(tag))
-    if len(_SAME_TAG) >= _SAME_TAG_LIMIT:
-        _SAME_TAG.clear()  # bounded: tags are the platform's, and starting afresh is always correct
-    _SAME_TAG[tag] = found
-    return found
-
-
-# A plain dict look-up per turn, not two `primary` calls and an lru_cache call.
-_SAME_TAG: dict[str, Finding] = {}
-_SAME_TAG_LIMIT = 256
+# The finding of a turn whose inbound and draft carry the same tag, kept by that tag: a plain dict
+# look-up per turn, not two `primary` calls and an lru_cache call.
+_SAME_TAG: TagTable[Finding] = TagTable(lambda tag: _same_language(primary(tag)))
 
 
 def _excerpt_end(draft: str) -> int:
