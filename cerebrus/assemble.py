@@ -60,7 +60,8 @@ class GradeAssembly:
     def place(self, dimensions: Iterable[DimensionResult], turn_id: str | None) -> tuple[Level, Headline]:
         """Take in one place's dimensions (one turn, or conversation scope, in grade order) and return
         their headline level and headline (the worst colouring dimension, ties by layer order then id)."""
-        return self._take(_placement(tuple(dimensions)), turn_id)
+        placement = _placement(tuple(dimensions))
+        return self._take(placement, placement.dimensions, turn_id)
 
     def place_shared(
         self, dimensions: tuple[DimensionResult, ...], turn_id: str | None
@@ -68,15 +69,7 @@ class GradeAssembly:
         """`place` for dimensions that are all shared results (built once, handed out again and
         again): most turns get the very same results as many others, so what they add up to is
         worked out once and found again by the results' identities."""
-        # `_place_by_key`, inlined: this runs for most turns of every grade.
-        placement = _PLACED.get(tuple(map(id, dimensions)))
-        if placement is None:
-            return self._place_by_key(dimensions, tuple(map(id, dimensions)), turn_id)
-        if self._taken.get(id(placement)) is not placement:
-            self._absorb(placement)
-        if placement.at is None:
-            return Level.PASS, CLEAN_HEADLINE
-        return _headline(placement, dimensions, turn_id)
+        return self._place_by_key(dimensions, tuple(map(id, dimensions)), turn_id)
 
     def place_mixed(
         self, dimensions: tuple[DimensionResult, ...], own: Iterable[int], turn_id: str | None
@@ -100,14 +93,16 @@ class GradeAssembly:
             if len(_PLACED) >= _PLACED_LIMIT:
                 _PLACED.clear()
             _PLACED[key] = placement
+        return self._take(placement, dimensions, turn_id)
+
+    def _take(
+        self, placement: _Placement, dimensions: tuple[DimensionResult, ...], turn_id: str | None
+    ) -> tuple[Level, Headline]:
+        """Take a place in (its placement once per grade, however many places share it) and give its
+        level and headline, the lead read from the place's own `dimensions`."""
         if self._taken.get(id(placement)) is not placement:
             self._absorb(placement)
         return _headline(placement, dimensions, turn_id)
-
-    def _take(self, placement: _Placement, turn_id: str | None) -> tuple[Level, Headline]:
-        if self._taken.get(id(placement)) is not placement:
-            self._absorb(placement)
-        return _headline(placement, placement.dimensions, turn_id)
 
     def _absorb(self, placement: _Placement) -> None:
         """Add a placement not taken in yet to the assembly: its checks run, reasons and failed layers."""

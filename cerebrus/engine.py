@@ -94,11 +94,7 @@ def grade(
             dims.extend(judge_off)
         dimensions = tuple(dims)
         if shared:
-            # `_place`, inlined.
-            if own:
-                turn_level, turn_headline = assembly.place_mixed(dimensions, own, turn.id)
-            else:
-                turn_level, turn_headline = assembly.place_shared(dimensions, turn.id)
+            turn_level, turn_headline = _place(assembly, dimensions, own, turn.id)
         else:
             turn_level, turn_headline = assembly.place(dimensions, turn.id)
         if turn_level is not _PASS and (level is _PASS or turn_level > level):

@@ -130,10 +130,10 @@ def _longest(steps: tuple[Step, ...], words: Sequence[str]) -> int:
     """
     states: set[State] = {(0, None)}
     for element, after in steps:
-        if type(element) is Choice:
+        if isinstance(element, Choice):
             states = _after_choice(element, words, states)
         else:
-            states = _after_gap(element, after, words, states)  # type: ignore[arg-type]
+            states = _after_gap(element, after, words, states)
         if not states:
             return -1
     # A contraction's tail left unconsumed means the last word matched only part of a token.

@@ -132,7 +132,7 @@ class TurnView:
                 type(step) is not ToolExecutionStep and isinstance(step, ClaudeCallStep)
             ):
                 calls.append((index, step))
-            elif type(step) is ToolExecutionStep or isinstance(step, ToolExecutionStep):
+            elif isinstance(step, ToolExecutionStep):  # an exact class is answered in C, first
                 tools.append((index, step))
                 if step.status == "error":
                     failed.append((index, step))
