@@ -8,7 +8,7 @@ clean, how many cases grade at their labelled level, and the rubric version.
 
     .venv/bin/python bench/precision.py [CORPUS_DIR] [--rules rules.toml]
 
-CORPUS_DIR defaults to ../shared/corpus next to the repository. A check fires when its outcome is
+CORPUS_DIR defaults to the project's copy in tests/corpus. A check fires when its outcome is
 `fail`; `not_checked` counts as not firing.
 """
 
@@ -27,7 +27,7 @@ from gradecore.contract import parse_conversation
 from gradecore.grades import ConversationGrade
 from gradecore.vocabulary import Outcome, Scope
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 LABELS_FILE = "expected.json"
 CLEAN = "pass"
 

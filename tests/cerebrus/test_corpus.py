@@ -1,5 +1,6 @@
-"""The labelled corpus (../shared/corpus next to the repository): every case grades exactly as labelled
-in its expected.json: the failing conversation checks, the failing checks of each turn, and the level.
+"""The labelled corpus (the project's copy in tests/corpus; SMITH_CORPUS_DIR overrides): every case
+grades exactly as labelled in its expected.json: the failing conversation checks, the failing checks
+of each turn, and the level.
 
 Outside CI a missing corpus skips these tests with the reason; under CI=true it fails them, so CI
 cannot go green without the precision it is meant to guard.
@@ -19,7 +20,7 @@ from gradecore.contract import parse_conversation
 from gradecore.vocabulary import Outcome
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-CORPUS = Path(os.environ.get("SMITH_CORPUS_DIR") or REPOSITORY.parent / "shared" / "corpus")
+CORPUS = Path(os.environ.get("SMITH_CORPUS_DIR") or REPOSITORY / "tests" / "corpus")
 EXPECTED = CORPUS / "expected.json"
 
 
