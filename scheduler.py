@@ -25,8 +25,7 @@ from cerebrus.judge import JudgeLane
 from gradecore.entities import Property, utcnow
 from gradecore.locks import period_lock
 from gradecore.store import Store
-from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
-from smith.digest import digest_sections
+from smith.digest import compose_digest
 from smith.judge_drift import measure_drift
 from smith.outbox.keys import PostKey, digest_key, sweep_summary_key
 from smith.outbox.queue import Draft, queue_one
@@ -193,15 +192,8 @@ class Jobs:
     def _digest(self, week: str, drift: list[str] | None) -> dict[str, Any]:
         if self.config.triage_channel is None:
             return {"posted": False}
-        now = self.clock()
-        disagreed = disagreement_digest_lines(self.store, now - timedelta(days=7), now)
-        with self.store.unit() as unit:
-            sections = digest_sections(unit, now, judge_drift=drift, rule_disagreements=disagreed)
-        key = digest_key(week)
         self._queue_triage(
-            build_digest_blocks(sections, title=f"Smith weekly digest · {week}", idempotency_key=key),
-            key,
-            "digest",
+            compose_digest(self.store, self.clock(), week=week, judge_drift=drift), digest_key(week), "digest"
         )
         return {"posted": True}
 

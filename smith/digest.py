@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from blocks import DigestLine, LinkLine
+from blocks import DigestLine, LinkLine, PostContent, build_digest_blocks
 from cerebrus import check_ids
 from cerebrus.checks.tools_succeeded import RECOVERED_ENTRY
-from gradecore.store import Unit
+from gradecore.store import Store, Unit
+from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
+from smith.outbox.keys import digest_key
 from smith.stats import WindowStats, total_stats, window_stats, window_stats_by_property
 
 WEEK = timedelta(days=7)
@@ -62,6 +64,22 @@ def _recovered_in(dimension: dict[str, Any]) -> int:
     # One receipt per recovered error (cerebrus.checks.tools_succeeded).
     return sum(
         1 for evidence in dimension.get("evidence") or () if evidence.get("rule_entry") == RECOVERED_ENTRY
+    )
+
+
+def iso_week(now: datetime) -> str:
+    """`2026-W49`: the week a digest covers, and its post's idempotency key."""
+    year, week, _ = now.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def compose_digest(store: Store, now: datetime, *, week: str, judge_drift: list[str] | None) -> PostContent:
+    """The weekly digest post, as the scheduler queues it and `smith digest` prints it."""
+    disagreed = disagreement_digest_lines(store, now - WEEK, now)
+    with store.unit() as unit:
+        sections = digest_sections(unit, now, judge_drift=judge_drift, rule_disagreements=disagreed)
+    return build_digest_blocks(
+        sections, title=f"Smith weekly digest · {week}", idempotency_key=digest_key(week)
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +36,37 @@ def read_source(source: str) -> tuple[str, bytes]:
         raise UnreadableInput(f"{source} is a directory, not a JSON or JSONL file") from None
     except OSError as exc:
         raise UnreadableInput(f"cannot read {source}: {exc.strerror}") from None
+
+
+DOCUMENT_SUFFIXES = (".json", ".jsonl")
+
+
+def expand_sources(sources: Sequence[str]) -> list[str]:
+    """Files as given, `-` for stdin, and each directory's .json/.jsonl files (recursively, sorted)."""
+    expanded: list[str] = []
+    for source in sources:
+        path = Path(source)
+        if source != "-" and path.is_dir():
+            found = sorted(str(p) for p in path.rglob("*") if p.is_file() and p.suffix in DOCUMENT_SUFFIXES)
+            if not found:
+                raise UnreadableInput(f"{source} holds no .json or .jsonl file")
+            expanded.extend(found)
+        else:
+            expanded.append(source)
+    if expanded.count("-") > 1:
+        raise UnreadableInput("stdin (-) can be read only once")
+    return expanded
+
+
+def read_documents(sources: Sequence[str]) -> list[ParsedDocument]:
+    """Every document of every source, in order; a file read alone is named by its name, one of
+    several by its path (two folders may both hold a `rent.json`)."""
+    expanded = expand_sources(sources)
+    documents: list[ParsedDocument] = []
+    for source in expanded:
+        name, raw = read_source(source)
+        documents.extend(parse_documents(name if len(expanded) == 1 or source == "-" else source, raw))
+    return documents
 
 
 def parse_documents(name: str, raw: bytes) -> Iterator[ParsedDocument]:

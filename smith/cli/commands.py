@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from smith.cli import db, ingest, jobs, outbox, properties, rules, run, slack, tickets, users
+from smith.cli import db, ingest, jobs, outbox, preview, properties, rules, run, slack, tickets, users
 
 commands = typer.Typer(
     name="smith",
@@ -50,6 +50,7 @@ commands.add_typer(properties.app, name="properties")
 commands.command("ingest")(ingest.ingest)
 commands.command("demo")(run.demo)
 commands.command("grade")(run.grade)
+commands.command("preview")(preview.preview)
 commands.command("outbox")(outbox.outbox)
 commands.command("manifest")(slack.manifest)
 commands.command("tally")(jobs.tally)
