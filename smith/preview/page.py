@@ -157,7 +157,10 @@ def _post(
     """One message: its blocks, and beside them the button that copies them for Block Kit Builder."""
     source = ids.next()
     builder_json = json.dumps({"blocks": payload.get("blocks") or []}, ensure_ascii=False, indent=2)
-    yield f'<article class="post {kind}" data-kind="{kind}">'
+    conversation = str(
+        ((payload.get("metadata") or {}).get("event_payload") or {}).get("conversation_id") or ""
+    )
+    yield f'<article class="post {kind}" data-kind="{kind}" data-conversation="{html.escape(conversation)}">'
     yield (
         f'<div class="post-head"><b>Smith</b><span>{html.escape(label)}</span>'
         f'<button type="button" class="copy" data-source="{source}">Copy Block Kit JSON</button></div>'
