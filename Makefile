@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PROJECT_CODE := gradecore cerebrus smith blocks handlers app.py scheduler.py smith_cli.py
 # What `smith demo` and the default settings write in the working directory.
-DEMO_OUTPUT := smith-demo smith.db fixtures_out
+DEMO_OUTPUT := smith-demo smith.db fixtures_out preview.html
 
 .DEFAULT_GOAL := help
 .PHONY: help demo test lint typecheck pytest clean distclean

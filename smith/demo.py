@@ -78,6 +78,18 @@ def bundled_conversations() -> list[Conversation]:
     return [parse_conversation(entry.read_bytes()) for entry in files]
 
 
+async def write_preview(workdir: Path, settings: Settings, rules: Rules) -> Path:
+    """The bundled examples' posts as one HTML page (`smith preview`), beside the demo's database."""
+    from smith.documents import ParsedDocument
+    from smith.preview.build import build_preview
+    from smith.preview.page import render_page
+
+    documents = [ParsedDocument(c.conversation_id, c, None) for c in bundled_conversations()]
+    page = workdir / "preview.html"
+    page.write_text(render_page(await build_preview(documents, settings, rules)), encoding="utf-8")
+    return page
+
+
 def prepare(workdir: Path) -> Store:
     """A fresh database with the demo staff and properties (each property mapped to its channel)."""
     if workdir.exists():

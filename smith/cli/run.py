@@ -24,7 +24,7 @@ def demo(
 
     from rich.console import Console
 
-    from smith.demo import CORRECTION, run_demo, summary_table
+    from smith.demo import CORRECTION, run_demo, summary_table, write_preview
 
     console = Console()
     console.rule("Agent Smith demo · dry run: posts are shown here, nothing is sent to Slack")
@@ -50,6 +50,10 @@ def demo(
     console.print(
         f"{len(run.results)} conversations graded · {flagged} flagged · "
         f"{run.delivery.posted} posts delivered (dry run) · database and payloads in {workdir}/"
+    )
+    page = asyncio.run(write_preview(workdir, settings(), rules()))
+    console.print(
+        f"Every post as Slack shows it, on one page: {page.resolve()}", markup=False, highlight=False
     )
 
 

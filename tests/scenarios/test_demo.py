@@ -43,6 +43,7 @@ def check_output(out: str) -> None:
     assert re.search(rf"Lampliter · {day}: 1 graded · 0 pass · 1 below · 1 of 1 reacted", out)
     assert re.search(rf"Oakridge · {day}: 1 graded · 1 pass · 0 below", out)
     assert "6 conversations graded · 5 flagged" in out
+    assert re.search(r"Every post as Slack shows it, on one page: \S+/smith-demo/preview\.html", out)
 
 
 def test_smith_demo_runs_the_whole_loop_twice(tmp_path: Path) -> None:
@@ -54,6 +55,9 @@ def test_smith_demo_runs_the_whole_loop_twice(tmp_path: Path) -> None:
         outputs.append(finished.stdout)
 
         workdir = tmp_path / "smith-demo"
+        page = (workdir / "preview.html").read_text(encoding="utf-8")
+        assert "BLOCK · unbacked promise" in page
+        assert "Copy Block Kit JSON" in page
         drafts = sorted(
             p.relative_to(workdir / "fixtures").as_posix() for p in (workdir / "fixtures").rglob("*.*")
         )
