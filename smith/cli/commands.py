@@ -13,7 +13,20 @@ from typing import Annotated
 
 import typer
 
-from smith.cli import db, ingest, jobs, outbox, preview, properties, rules, run, slack, tickets, users
+from smith.cli import (
+    db,
+    ingest,
+    jobs,
+    outbox,
+    preview,
+    properties,
+    reports,
+    rules,
+    run,
+    slack,
+    tickets,
+    users,
+)
 
 commands = typer.Typer(
     name="smith",
@@ -54,6 +67,8 @@ commands.command("preview")(preview.preview)
 commands.command("outbox")(outbox.outbox)
 commands.command("manifest")(slack.manifest)
 commands.command("tally")(jobs.tally)
+commands.command("digest")(reports.digest)
+commands.command("home")(reports.home)
 commands.command("sweep")(jobs.sweep)
 commands.command("tickets")(tickets.tickets)
 commands.add_typer(jobs.fixtures_app, name="fixtures")
