@@ -31,9 +31,27 @@ class DatabaseError(Exception):
 
 
 class NotMigrated(DatabaseError):
-    def __init__(self, current: str | None, head: str) -> None:
+    def __init__(self, current: str | None, head: str, database: str = "the database") -> None:
         state = "empty" if current is None else f"at revision {current}"
-        super().__init__(f"the database is {state}, not at {head}: run `smith db upgrade`")
+        super().__init__(f"{database} is {state}, not at {head}: run `smith db upgrade`")
+
+
+def shown_url(engine: Engine) -> str:
+    """The engine's URL as a person may read it: the password masked (`postgresql+psycopg://smith:***@db/smith`)."""
+    return engine.url.render_as_string(hide_password=True)
+
+
+# Heroku-style and libpq-style URLs name no driver; SQLAlchemy would look for psycopg2, which Smith does
+# not ship. `postgres://` (no longer accepted by SQLAlchemy at all) is the same database.
+_DRIVERLESS_POSTGRES = ("postgres://", "postgresql://")
+
+
+def normalise_url(url: str) -> str:
+    """`postgres://…` and `postgresql://…` as `postgresql+psycopg://…`; any other URL unchanged."""
+    for prefix in _DRIVERLESS_POSTGRES:
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
 
 
 @dataclass(frozen=True)
@@ -48,6 +66,7 @@ class DatabaseTimeouts:
 def create_db_engine(url: str, *, echo: bool = False, timeouts: DatabaseTimeouts | None = None) -> Engine:
     """An engine with the per-backend settings the store relies on, and the timeouts."""
     limits = timeouts or DatabaseTimeouts()
+    url = normalise_url(url)
     try:
         if url.startswith("sqlite"):
             busy = limits.statement_seconds
@@ -195,7 +214,7 @@ def require_migrated(engine: Engine) -> None:
     """Refuse to run on an unmigrated or outdated database."""
     current, head = current_revision(engine), head_revision()
     if current != head:
-        raise NotMigrated(current, head)
+        raise NotMigrated(current, head, f"the database {shown_url(engine)}")
 
 
 def first_line(exc: BaseException) -> str:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-from typing import Annotated
+from collections.abc import Iterator, Sequence
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Annotated
 from zoneinfo import ZoneInfo
 
 import typer
@@ -11,6 +12,10 @@ import typer
 from smith.cli.context import open_store, rules, settings
 from smith.cli.errors import UserError
 from smith.cli.output import JsonOption, print_json, progress
+from smith.cli.windows import since_start
+
+if TYPE_CHECKING:
+    from gradecore.entities import Property
 
 # Each job's modules load inside its command (docs/operations.md, command start-up).
 
@@ -21,13 +26,24 @@ def tally(
     day: Annotated[
         str | None, typer.Option("--date", help="Local day to tally, YYYY-MM-DD (default: yesterday)")
     ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since", help="Every local day from then until yesterday: 7d or 2026-11-01 (not with --date)"
+        ),
+    ] = None,
     property_id: Annotated[str | None, typer.Option("--property", help="Only this property")] = None,
     post: Annotated[
         bool, typer.Option("--post", help="Queue the line for Slack instead of printing it")
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Print (or post) the daily tally line per property."""
+    """Print (or post) the daily tally line per property.
+
+    Example: smith tally --since 7d --property camellia
+    """
+    if day and since:
+        raise UserError("--date and --since choose the days in two ways: give one of them")
     from gradecore.entities import utcnow
     from smith.tally import compose_tally, queue_tally
     from smith.transports.render import render_payload
@@ -37,12 +53,7 @@ def tally(
         properties = [unit.properties.require(property_id)] if property_id else list(unit.properties.list())
         if not properties:
             raise UserError("no properties yet: ingest a conversation or run `smith properties set`")
-        for prop in properties:
-            local_day = (
-                _parse_day(day)
-                if day
-                else utcnow().astimezone(ZoneInfo(prop.timezone)).date() - timedelta(days=1)
-            )
+        for prop, local_day in _tally_days(properties, day, since, utcnow()):
             line = compose_tally(unit, prop, local_day)
             queued = queue_tally(unit, prop, line) if post else None
             if as_json:
@@ -113,6 +124,22 @@ def fixtures_check() -> None:
     console.print(f"{agreeing} of {len(results)} calibration fixtures agree with their expected level")
     if failing:
         raise typer.Exit(1)
+
+
+def _tally_days(
+    properties: Sequence[Property], day: str | None, since: str | None, now: datetime
+) -> Iterator[tuple[Property, date]]:
+    """Each property with each local day to tally: the day given, each day since, or yesterday."""
+    for prop in properties:
+        yesterday = now.astimezone(ZoneInfo(prop.timezone)).date() - timedelta(days=1)
+        if day:
+            yield prop, _parse_day(day)
+        elif since:
+            first = since_start(since, now).astimezone(ZoneInfo(prop.timezone)).date()
+            for offset in range((yesterday - first).days + 1):
+                yield prop, first + timedelta(days=offset)
+        else:
+            yield prop, yesterday
 
 
 def _parse_day(value: str) -> date:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated
 
@@ -12,6 +11,7 @@ import typer
 from smith.cli.context import open_store, rules, settings
 from smith.cli.errors import UserError
 from smith.cli.output import progress
+from smith.cli.windows import Since, window
 
 # The calibration modules, the engine and rich load inside each command (docs/operations.md, command
 # start-up).
@@ -19,30 +19,6 @@ from smith.cli.output import progress
 app = typer.Typer(
     help="The calibration loop: what people disagree with, and proven rule changes.", no_args_is_help=True
 )
-
-Since = Annotated[
-    str | None,
-    typer.Option(
-        "--since", help="Start of the window: YYYY-MM-DD or a number of days such as 30d (default 30d)"
-    ),
-]
-
-
-def window(since: str | None) -> tuple[datetime, datetime]:
-    from gradecore.entities import utcnow
-
-    now = utcnow()
-    if since is None:
-        return now - timedelta(days=30), now
-    text = since.strip().lower()
-    if text.endswith("d") and text[:-1].isdigit():
-        return now - timedelta(days=int(text[:-1])), now
-    try:
-        return datetime.fromisoformat(since).replace(tzinfo=now.tzinfo), now
-    except ValueError:
-        raise UserError(
-            f"--since must be a date like 2026-11-01 or a number of days like 30d, not {since!r}"
-        ) from None
 
 
 @app.command("disagreements")

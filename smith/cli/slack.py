@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 import typer
@@ -13,6 +12,7 @@ from smith.cli.arguments import bounded, email_address
 from smith.cli.context import open_store
 from smith.cli.errors import UserError
 from smith.cli.output import JsonOption, print_json, print_table, table
+from smith.cli.windows import Since, window
 
 # The store's entities, the listening code and the manifest load inside each command (docs/operations.md,
 # command start-up).
@@ -47,18 +47,17 @@ def link(slack_user_id: str, email: str) -> None:
 
 
 def agreement(
-    since: Annotated[str | None, typer.Option(help="Start date, YYYY-MM-DD (default: 30 days ago)")] = None,
+    since: Since = None,
     by: Annotated[Literal["grader", "check", "property"], typer.Option(help="Group by")] = "grader",
     as_json: JsonOption = False,
 ) -> None:
     """Agreement between staff and Smith: share agreeing and Cohen's κ (4 levels and pass/not-pass)."""
-    from gradecore.entities import utcnow
     from smith.agreement import LevelPair, agreement_table_from_counts
     from smith.meaning_reads import agreement_counts
 
-    start = _parse_since(since)
+    start, now = window(since)
     with open_store().unit() as unit:
-        groups = agreement_counts(unit, start, utcnow(), by)
+        groups = agreement_counts(unit, start, now, by)
     rows: list[dict[str, Any]] = [
         {
             by: row.key,
@@ -97,17 +96,6 @@ def agreement(
 
 def _kappa(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
-
-
-def _parse_since(since: str | None) -> datetime:
-    from gradecore.entities import utcnow
-
-    if since is None:
-        return utcnow() - timedelta(days=30)
-    try:
-        return datetime.fromisoformat(since).replace(tzinfo=utcnow().tzinfo)
-    except ValueError:
-        raise UserError(f"--since must be a date like 2026-11-01, not {since!r}") from None
 
 
 __all__ = ["agreement", "link", "manifest"]

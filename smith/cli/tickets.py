@@ -8,9 +8,17 @@ from typing import Annotated, Any
 import typer
 
 from smith.cli.context import open_store
+from smith.cli.windows import since_start
 
 
 def tickets(
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since",
+            help="Only signatures seen in this window: 30d or a date such as 2026-11-01 (default: all)",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per signature, as a list")] = False,
 ) -> None:
     """List the root-cause signatures of *ours* failures with their counts and tickets, newest first."""
@@ -20,10 +28,13 @@ def tickets(
     from gradecore.entities import utcnow
 
     now = utcnow()
+    start = None if since is None else since_start(since, now)
     rows: list[dict[str, Any]] = []
     with open_store().unit() as unit:
         for signature in unit.tickets.all():
             counts = unit.tickets.counts(signature.id, now=now)
+            if start is not None and (counts.last_seen is None or counts.last_seen < start):
+                continue
             rows.append(
                 {
                     "signature": signature.id,
