@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sys
 import traceback
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
@@ -24,7 +25,48 @@ _DATABASE_ERROR = ("sqlalchemy.exc", "SQLAlchemyError")
 
 
 class UserError(Exception):
-    """A mistake in how smith was called; its message is the whole explanation."""
+    """A mistake in how smith was called; its message is the whole explanation, and `details` (each
+    printed on a line of its own, indented) list what it is made of, such as every contract error."""
+
+    def __init__(self, message: str, details: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.details = list(details)
+
+
+# Contract errors listed by default; `--all` lists every one.
+SHOWN_VIOLATIONS = 10
+ShowAll = Annotated[
+    bool,
+    typer.Option(
+        "--all", help=f"List every contract error of a rejected document (default: {SHOWN_VIOLATIONS})"
+    ),
+]
+
+
+def violation_lines(violation: BaseException, *, show_all: bool) -> list[str]:
+    """Each error of a contract violation as `path: message`, the first ten unless `show_all`."""
+    errors: list[tuple[str, str]] = list(getattr(violation, "errors", None) or [("$", str(violation))])
+    shown = errors if show_all else errors[:SHOWN_VIOLATIONS]
+    lines = [f"{path}: {message}" for path, message in shown]
+    if len(shown) < len(errors):
+        lines.append(f"… and {len(errors) - len(shown)} more: add --all to list every one")
+    return lines
+
+
+def tell(error: UserError) -> None:
+    """A user error told without ending the command (one rejected document of a batch)."""
+    print(f"smith: {error}", file=sys.stderr)
+    for detail in error.details:
+        print(f"  {detail}", file=sys.stderr)
+
+
+def violation_error(where: str, violation: BaseException, *, show_all: bool) -> UserError:
+    """One error: one line, as before. Several: how many, then each on its own line."""
+    lines = violation_lines(violation, show_all=show_all)
+    if len(lines) == 1:
+        return UserError(f"{where}: {lines[0]}")
+    count = len(getattr(violation, "errors", lines))
+    return UserError(f"{where}: {count} contract errors", lines)
 
 
 # The declared user errors: each is raised on purpose, with a message that is the whole explanation.
@@ -100,7 +142,10 @@ def run_guarded(app: typer.Typer) -> int:
             traceback.print_exc(file=sys.stderr)
             print("smith: internal error: this is a bug in smith, not in how it was called", file=sys.stderr)
             return EX_SOFTWARE
-        print(f"smith: {told[0]}", file=sys.stderr)
+        if isinstance(exc, UserError):
+            tell(exc)
+        else:
+            print(f"smith: {told[0]}", file=sys.stderr)
         return told[1]
     return outcome if isinstance(outcome, int) else 0  # typer.Exit(n) comes back as n
 

@@ -1,4 +1,4 @@
-"""`smith ingest FILE|-`."""
+"""`smith ingest FILE…` (files, directories, or - for stdin)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from smith.cli.context import ingestor, open_store, rules, settings
-from smith.cli.errors import UserError, database_failure
+from smith.cli.errors import ShowAll, UserError, database_failure, tell, violation_error
 from smith.cli.output import progress
 
 if TYPE_CHECKING:
@@ -19,22 +19,34 @@ if TYPE_CHECKING:
 # The contract, the store and the judge load inside the command (docs/operations.md, command start-up).
 
 
-def ingest(source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin")]) -> None:
-    """Validate and store conversation documents (identical re-sends are no-ops)."""
+def ingest(
+    sources: Annotated[
+        list[str], typer.Argument(help="JSON or JSONL files, directories of them, or - for stdin")
+    ],
+    show_all: ShowAll = False,
+) -> None:
+    """Validate and store conversation documents (identical re-sends are no-ops).
+
+    Example: smith ingest exports/2026-11/ late.jsonl
+    """
     import asyncio
 
-    from smith.documents import parse_documents, read_source
+    from smith.documents import read_documents
 
-    name, raw = read_source(source)
-    documents = list(parse_documents(name, raw))
+    documents = read_documents(sources)
     if len(documents) == 1 and documents[0].violation is not None:
-        # One document, one mistake: one line, without a "1 document(s) rejected" summary after it.
-        raise UserError(f"{documents[0].where}: {documents[0].violation}")
+        # One document: its mistakes alone, without a "1 document(s) rejected" summary after them.
+        raise violation_error(documents[0].where, documents[0].violation, show_all=show_all)
     ingesting = ingestor(open_store())
     rejected = 0
     judge_owed = False
     with progress("Ingesting", len(documents)) as advance:
         for document in documents:
+            if document.violation is not None:
+                rejected += 1
+                advance()
+                tell(violation_error(document.where, document.violation, show_all=show_all))
+                continue
             result, problem = _ingest_document(document, ingesting.ingest)
             advance()
             if result is not None:

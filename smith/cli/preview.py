@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from smith.cli.context import rules, settings
-from smith.cli.errors import UserError
+from smith.cli.errors import ShowAll, UserError, tell, violation_error
 
 # The engine, the store and the page load inside the command (docs/operations.md, command start-up).
 
@@ -19,6 +19,7 @@ def preview(
     ],
     out: Annotated[Path, typer.Option("--out", help="Where to write the page")] = Path("preview.html"),
     open_page: Annotated[bool, typer.Option("--open", help="Open the page in the default browser")] = False,
+    show_all: ShowAll = False,
 ) -> None:
     """Grade documents without storing anything and write one HTML page of every post, as Slack shows it.
 
@@ -32,12 +33,13 @@ def preview(
     from smith.preview.page import render_page
 
     documents = read_documents(sources)
-    if not any(document.conversation is not None for document in documents):
-        first = documents[0]
-        raise UserError(f"{first.where}: {first.violation}" if len(documents) == 1 else "no valid document")
+    if len(documents) == 1 and documents[0].violation is not None:
+        raise violation_error(documents[0].where, documents[0].violation, show_all=show_all)
     for document in documents:
         if document.violation is not None:
-            typer.echo(f"smith: {document.where}: {document.violation} (left out of the preview)", err=True)
+            tell(violation_error(f"{document.where} (left out)", document.violation, show_all=show_all))
+    if not any(document.conversation is not None for document in documents):
+        raise UserError("no document is valid: there is nothing to preview")
     built = asyncio.run(build_preview(documents, settings(), rules()))
     try:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from smith.cli.context import rules, settings
-from smith.cli.errors import UserError
+from smith.cli.errors import ShowAll, violation_error
 
 # The engine, the demo and rich load inside each command (docs/operations.md, command start-up).
 
@@ -58,23 +58,36 @@ def demo(
 
 
 def grade(
-    source: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the grade as JSON")] = False,
+    sources: Annotated[
+        list[str], typer.Argument(help="JSON or JSONL files, directories of them, or - for stdin")
+    ],
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the grade as JSON (JSON Lines, one per document, for several)"),
+    ] = False,
+    show_all: ShowAll = False,
 ) -> None:
-    """Grade documents and print the result; nothing is stored."""
+    """Grade documents and print the result; nothing is stored.
+
+    Example: smith grade conversation.json --json
+    """
     from rich.console import Console
 
     from cerebrus import grade as grade_conversation
-    from smith.documents import parse_documents, read_source
+    from smith.documents import read_documents
     from smith.grade_report import print_grade
 
-    name, raw = read_source(source)
+    documents = read_documents(sources)
     console = Console()
-    for document in parse_documents(name, raw):
-        if document.conversation is None:
-            raise UserError(f"{document.where}: {document.violation}")
+    for document in documents:
+        if document.violation is not None:
+            raise violation_error(document.where, document.violation, show_all=show_all)
+        assert document.conversation is not None
         result = grade_conversation(document.conversation, rules=rules())
-        if as_json:
+        if as_json and len(documents) > 1:
+            # JSON Lines: one document's grade per line, for `jq -c` and line-by-line readers.
+            typer.echo(json.dumps(result.model_dump(mode="json"), ensure_ascii=False))
+        elif as_json:
             typer.echo(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))
         else:
             print_grade(console, result, document.conversation)

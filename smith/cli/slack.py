@@ -24,11 +24,19 @@ def manifest(
         bool, typer.Option("--socket-mode", help="Socket Mode: no public URL needed")
     ] = False,
 ) -> None:
-    """Print the Slack app manifest (JSON) to create the app in one step."""
+    """Print the Slack app manifest (JSON) to create the app in one step.
+
+    Example: smith manifest --url https://smith.example.com > manifest.json
+    """
+    from urllib.parse import urlsplit
+
     from smith.manifest import build_manifest
 
     if not socket_mode and url is None:
         raise UserError("give --url https://your-host (HTTP mode) or --socket-mode")
+    # Slack sends events and interactions only to an https:// request URL on a named host.
+    if url is not None and (urlsplit(url).scheme != "https" or not urlsplit(url).hostname):
+        raise UserError(f"--url must be an https:// URL such as https://smith.example.com, not {url!r}")
     typer.echo(json.dumps(build_manifest(url=url, socket_mode=socket_mode), indent=2))
 
 

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from blocks.home import build_home_view
 from cerebrus import Rules
-from gradecore.contract import Conversation
+from gradecore.contract import ContractViolation, Conversation
 from gradecore.db import create_db_engine, upgrade
 from gradecore.entities import utcnow
 from gradecore.store import Store
@@ -88,7 +88,7 @@ async def _build(
 ) -> Preview:
     upgrade(store.engine)
     conversations = [(d.where, d.conversation) for d in documents if d.conversation is not None]
-    rejected = [(d.where, str(d.violation)) for d in documents if d.violation is not None]
+    rejected = [(d.where, _every_error(d.violation)) for d in documents if d.violation is not None]
     channels = _map_properties(store, [conversation for _, conversation in conversations])
     ingestor = build_ingestor(preview_settings(settings), store, rules)
     graded = [(where, ingestor.ingest(conversation)) for where, conversation in conversations]
@@ -119,3 +119,8 @@ def _map_properties(store: Store, conversations: Sequence[Conversation]) -> dict
                 prop.id, name=prop.name, timezone=prop.timezone, locale=prop.locale, channel_id=channel
             )
     return channels
+
+
+def _every_error(violation: ContractViolation) -> str:
+    """Every contract error of a rejected document: the page has room for all of them."""
+    return "; ".join(f"{path}: {message}" for path, message in violation.errors)
