@@ -11,6 +11,7 @@ import sys
 
 from smith.cli import commands, run_guarded
 from smith.cli.context import collect_after_startup
+from smith.cli.examples import attach_examples
 
 
 def serve() -> None:
@@ -22,6 +23,7 @@ def serve() -> None:
 
 def main() -> None:
     commands.command("serve")(serve)
+    attach_examples(commands)
     collect_after_startup()
     sys.exit(run_guarded(commands))
 

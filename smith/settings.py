@@ -6,7 +6,9 @@ or a log line.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Mapping
 from datetime import time
 from pathlib import Path
 from typing import Literal
@@ -17,6 +19,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from gradecore.db import DatabaseTimeouts
 
 PostMode = Literal["live", "dry_run", "off"]
+# Names the .env file to read instead of the working directory's `.env` (a service's /etc/smith/env, say).
+ENV_FILE_VARIABLE = "SMITH_ENV_FILE"
 _REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 
 
@@ -146,3 +150,18 @@ class Settings(BaseSettings):
     @property
     def judge_enabled(self) -> bool:
         return self.anthropic_api_key is not None
+
+
+class EnvFileMissing(Exception):
+    """SMITH_ENV_FILE names a file that is not there: an explicit choice is never silently ignored."""
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
+    """The settings from the environment and a .env file: the working directory's `.env`, or the file
+    SMITH_ENV_FILE names (which must exist). Variables set in the environment win over the file."""
+    named = (os.environ if environ is None else environ).get(ENV_FILE_VARIABLE, "").strip()
+    if not named:
+        return Settings()
+    if not Path(named).is_file():
+        raise EnvFileMissing(f"{ENV_FILE_VARIABLE} names {named}, which is not a file")
+    return Settings(_env_file=named)

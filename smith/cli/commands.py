@@ -15,6 +15,7 @@ import typer
 
 from smith.cli import (
     db,
+    examples,
     ingest,
     jobs,
     outbox,
@@ -33,7 +34,7 @@ commands = typer.Typer(
     help="Agent Smith: grades Clara's conversations and brings the flagged ones to Slack.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    add_completion=True,
 )
 
 
@@ -84,3 +85,6 @@ def schema() -> None:
     from gradecore.contract import conversation_schema
 
     typer.echo(json.dumps(conversation_schema(), indent=2))
+
+
+examples.attach_examples(commands)

@@ -47,9 +47,9 @@ def startup_over() -> None:
 def settings() -> Settings:
     """The settings, read once. A command reads them when its imports are done and its work begins:
     that is where start-up ends (`startup_over`)."""
-    from smith.settings import Settings
+    from smith.settings import load_settings
 
-    current = Settings()
+    current = load_settings()
     startup_over()
     return current
 

@@ -78,6 +78,7 @@ USER_ERRORS: tuple[type[BaseException] | tuple[str, str], ...] = (
     ("gradecore.store.errors", "StoreError"),
     ("smith.documents", "UnreadableInput"),
     ("smith.startup", "StartupError"),
+    ("smith.settings", "EnvFileMissing"),
     ("gradecore.contract", "UnknownTimezone"),
 )
 # sysexits.h: an internal software error, distinct from a user's mistake (1) and a usage error (2).

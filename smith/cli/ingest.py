@@ -25,10 +25,7 @@ def ingest(
     ],
     show_all: ShowAll = False,
 ) -> None:
-    """Validate and store conversation documents (identical re-sends are no-ops).
-
-    Example: smith ingest exports/2026-11/ late.jsonl
-    """
+    """Validate and store conversation documents (identical re-sends are no-ops)."""
     import asyncio
 
     from smith.documents import read_documents

@@ -38,10 +38,7 @@ def tally(
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Print (or post) the daily tally line per property.
-
-    Example: smith tally --since 7d --property camellia
-    """
+    """Print (or post) the daily tally line per property."""
     if day and since:
         raise UserError("--date and --since choose the days in two ways: give one of them")
     from gradecore.entities import utcnow

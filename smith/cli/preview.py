@@ -21,10 +21,7 @@ def preview(
     open_page: Annotated[bool, typer.Option("--open", help="Open the page in the default browser")] = False,
     show_all: ShowAll = False,
 ) -> None:
-    """Grade documents without storing anything and write one HTML page of every post, as Slack shows it.
-
-    Example: smith preview exports/ --out preview.html --open
-    """
+    """Grade documents without storing anything and write one HTML page of every post, as Slack shows it."""
     import asyncio
     import webbrowser
 

@@ -23,10 +23,7 @@ def digest(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the Block Kit message as JSON")] = False,
 ) -> None:
-    """Print (or post) the weekly engineering digest as the scheduler would compose it now.
-
-    Example: smith digest --json > digest.json
-    """
+    """Print (or post) the weekly engineering digest as the scheduler would compose it now."""
     import asyncio
 
     from gradecore.entities import utcnow
@@ -73,10 +70,7 @@ def home(
         bool, typer.Option("--json", help="Print the Home tab's Block Kit view as JSON")
     ] = False,
 ) -> None:
-    """Print what this person's App Home tab shows now.
-
-    Example: smith home --user maria.lopez@camellia.example
-    """
+    """Print what this person's App Home tab shows now."""
     from blocks.home import build_home_view
     from smith.home import home_for
     from smith.transports.render import render_payload

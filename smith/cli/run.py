@@ -67,10 +67,7 @@ def grade(
     ] = False,
     show_all: ShowAll = False,
 ) -> None:
-    """Grade documents and print the result; nothing is stored.
-
-    Example: smith grade conversation.json --json
-    """
+    """Grade documents and print the result; nothing is stored."""
     from rich.console import Console
 
     from cerebrus import grade as grade_conversation

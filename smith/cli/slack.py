@@ -24,10 +24,7 @@ def manifest(
         bool, typer.Option("--socket-mode", help="Socket Mode: no public URL needed")
     ] = False,
 ) -> None:
-    """Print the Slack app manifest (JSON) to create the app in one step.
-
-    Example: smith manifest --url https://smith.example.com > manifest.json
-    """
+    """Print the Slack app manifest (JSON) to create the app in one step."""
     from urllib.parse import urlsplit
 
     from smith.manifest import build_manifest
