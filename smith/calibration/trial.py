@@ -9,6 +9,7 @@ on any. Stored conversations are compared by verdict: which flip between passing
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -35,11 +36,20 @@ class TrialReport:
 
 
 def try_candidate(
-    store: Store, fixtures_dir: Path, current: Rules, candidate: Rules, start: datetime, end: datetime
+    store: Store,
+    fixtures_dir: Path,
+    current: Rules,
+    candidate: Rules,
+    start: datetime,
+    end: datetime,
+    *,
+    on_graded: Callable[[], None] | None = None,
 ) -> TrialReport:
+    """`on_graded` is called after each fixture or stored conversation is graded both ways."""
     report = TrialReport()
+    tick = on_graded or (lambda: None)
     before = {result.path: result.agrees for result in check_fixtures(fixtures_dir, current)}
-    for result in check_fixtures(fixtures_dir, candidate):
+    for result in check_fixtures(fixtures_dir, candidate, on_checked=tick):
         agreed = before.get(result.path, False)
         if result.agrees and not agreed:
             report.now_agree.append(result.path.name)
@@ -57,4 +67,5 @@ def try_candidate(
             report.to_pass[stored.conversation.property.id] += 1
         elif now and not was:
             report.to_flagged[stored.conversation.property.id] += 1
+        tick()
     return report

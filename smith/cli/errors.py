@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 # exception can only be an instance of a class whose module is loaded, so an unloaded one is no match.
 _VALIDATION_ERROR = ("pydantic_core", "ValidationError")
 _DATABASE_ERROR = ("sqlalchemy.exc", "SQLAlchemyError")
+_INTERRUPTED = ("smith.cli.output", "Interrupted")
 
 
 class UserError(Exception):
@@ -138,6 +139,9 @@ def run_guarded(app: typer.Typer) -> int:
         print("smith: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
+        if is_kind(exc, _INTERRUPTED):  # a long job's Ctrl-C: what was done, and what a rerun does
+            print(f"smith: {exc}", file=sys.stderr)
+            return 130
         told = _tell(exc)
         if told is None:
             traceback.print_exc(file=sys.stderr)

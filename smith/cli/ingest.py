@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
@@ -37,7 +38,9 @@ def ingest(
     ingesting = ingestor(open_store())
     rejected = 0
     judge_owed = False
-    with progress("Ingesting", len(documents)) as advance:
+    outcomes: Counter[str] = Counter()
+    resume = "what was stored is kept; rerun the same command to continue (stored documents are skipped)"
+    with progress("Ingesting", len(documents), unit="documents", resume=resume) as advance:
         for document in documents:
             if document.violation is not None:
                 rejected += 1
@@ -47,6 +50,7 @@ def ingest(
             result, problem = _ingest_document(document, ingesting.ingest)
             advance()
             if result is not None:
+                outcomes[result.outcome.value] += 1
                 judge_owed = judge_owed or result.judge_pending
                 continue
             if len(documents) == 1:
@@ -57,6 +61,12 @@ def ingest(
         # A batch: the judged grades are paid here, after every document is stored, as `smith serve`
         # pays them after answering each ingest.
         typer.echo(f"judged {asyncio.run(pay_judgements(ingesting))} conversation(s)")
+    if len(documents) > 1:
+        counted = " · ".join(f"{count} {outcome}" for outcome, count in sorted(outcomes.items()))
+        typer.echo(
+            f"{len(documents)} documents: {counted or 'none stored'}"
+            + (f" · {rejected} rejected" if rejected else "")
+        )
     if rejected:
         raise UserError(f"{rejected} document(s) rejected; nothing was stored for them")
 

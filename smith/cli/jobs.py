@@ -80,7 +80,8 @@ def sweep() -> None:
 
     current = settings()
     directory = current.fixtures_dir
-    with progress("Sweeping verdicts", None) as advance:
+    resume = "the fixtures and tickets written so far are kept; rerun `smith sweep` to sweep the rest"
+    with progress("Sweeping verdicts", None, unit="verdicts", resume=resume) as advance:
         report = run_sweep(
             open_store(),
             directory,
@@ -106,9 +107,14 @@ def fixtures_check() -> None:
     """Re-grade every calibration fixture with the current engine; exit 1 if any disagrees."""
     from rich.console import Console
 
-    from smith.sweep.check import check_fixtures
+    from smith.sweep.check import check_fixtures, fixture_paths
 
-    results = check_fixtures(settings().fixtures_dir, rules())
+    directory = settings().fixtures_dir
+    resume = "nothing is written by a check; rerun it to check them all"
+    with progress(
+        "Checking fixtures", len(fixture_paths(directory)), unit="fixtures", resume=resume
+    ) as advance:
+        results = check_fixtures(directory, rules(), on_checked=advance)
     console = Console()
     failing = [result for result in results if not result.agrees]
     for result in failing:

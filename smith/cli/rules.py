@@ -10,7 +10,7 @@ import typer
 
 from smith.cli.context import open_store, rules, settings
 from smith.cli.errors import UserError
-from smith.cli.output import progress
+from smith.cli.output import print_table, progress
 from smith.cli.windows import Since, window
 
 # The calibration modules, the engine and rich load inside each command (docs/operations.md, command
@@ -27,7 +27,6 @@ def disagreements(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per rule entry")] = False,
 ) -> None:
     """Standing human acts on failing checks, by (check, rule entry), most disagreed-with first."""
-    from rich.console import Console
     from rich.table import Column, Table
 
     from smith.calibration.disagreements import disagreements as find_disagreements
@@ -60,7 +59,7 @@ def disagreements(
             f"{row.share_disagreeing:.0%}",
             "\n".join(row.examples) or "—",
         )
-    Console(width=max(160, Console().width)).print(table)
+    print_table(table)
 
 
 @app.command("suggest")
@@ -105,7 +104,6 @@ def try_(
     since: Since = None,
 ) -> None:
     """Re-grade the calibration fixtures and the stored window under the candidate; exit 1 on a regression."""
-    from rich.console import Console
     from rich.table import Table
 
     from cerebrus import RulesError, load_rules
@@ -116,8 +114,11 @@ def try_(
         proposed = load_rules(candidate)
     except RulesError as exc:
         raise UserError(str(exc)) from None
-    report = try_candidate(open_store(), settings().fixtures_dir, rules(), proposed, start, end)
-    console = Console(width=max(120, Console().width))
+    resume = "nothing is written by a trial; rerun it to try the candidate again"
+    with progress("Trying the candidate", None, unit="fixtures and conversations", resume=resume) as advance:
+        report = try_candidate(
+            open_store(), settings().fixtures_dir, rules(), proposed, start, end, on_graded=advance
+        )
     fixtures = Table("calibration fixtures", "count", "which", title=f"{candidate} against the current rules")
     fixtures.add_row("now agree", str(len(report.now_agree)), ", ".join(report.now_agree) or "—")
     fixtures.add_row(
@@ -125,7 +126,7 @@ def try_(
     )
     fixtures.add_row("unchanged, agreeing", str(report.unchanged_agree), "")
     fixtures.add_row("unchanged, disagreeing", str(report.unchanged_disagree), "")
-    console.print(fixtures)
+    print_table(fixtures)
     flips = Table(
         "property",
         "flagged → pass",
@@ -135,9 +136,16 @@ def try_(
     for prop in sorted(set(report.to_pass) | set(report.to_flagged)):
         flips.add_row(prop, str(report.to_pass[prop]), str(report.to_flagged[prop]))
     flips.add_row("all", str(sum(report.to_pass.values())), str(sum(report.to_flagged.values())))
-    console.print(flips)
+    print_table(flips)
+    checked = (
+        len(report.now_agree) + len(report.regressions) + report.unchanged_agree + report.unchanged_disagree
+    )
+    typer.echo(
+        f"{checked} calibration fixtures and {report.graded} stored conversations graded under {candidate}: "
+        f"{len(report.regressions)} regression(s)"
+    )
     if report.regressions:
-        console.print(
+        typer.echo(
             f"{len(report.regressions)} calibration fixture(s) regress under {candidate}: not safe to apply"
         )
         raise typer.Exit(1)
@@ -160,7 +168,8 @@ def regrade(
     if property_id is not None:
         with store.unit() as unit:
             unit.properties.require(property_id)
-    with progress("Regrading stored conversations", None) as advance:
+    resume = "what was regraded is kept; rerun the same command to continue with the rest"
+    with progress("Regrading stored conversations", None, unit="conversations", resume=resume) as advance:
         report = run_regrade(
             store,
             rules(),

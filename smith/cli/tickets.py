@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from smith.cli.context import open_store
+from smith.cli.output import print_table
 from smith.cli.windows import since_start
 
 
@@ -22,7 +23,6 @@ def tickets(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per signature, as a list")] = False,
 ) -> None:
     """List the root-cause signatures of *ours* failures with their counts and tickets, newest first."""
-    from rich.console import Console
     from rich.table import Column, Table
 
     from gradecore.entities import utcnow
@@ -69,4 +69,4 @@ def tickets(
             f"{row['ups']} / {row['corrections']}",
             row["ticket"] or "— (not confirmed by a grader yet)",
         )
-    Console(width=max(160, Console().width)).print(table)
+    print_table(table)

@@ -6,6 +6,7 @@ reported (and the command exits 1), so a rule change that flips a human-confirme
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,10 +28,19 @@ class FixtureResult:
         return self.problem is None and self.expected == self.actual
 
 
-def check_fixtures(fixtures_dir: Path, rules: Rules | None = None) -> list[FixtureResult]:
+def fixture_paths(fixtures_dir: Path) -> list[Path]:
+    return sorted((fixtures_dir / "grader").glob("*.json"))
+
+
+def check_fixtures(
+    fixtures_dir: Path, rules: Rules | None = None, *, on_checked: Callable[[], None] | None = None
+) -> list[FixtureResult]:
+    """Every grader fixture graded again; `on_checked` is called after each (a progress bar)."""
     results: list[FixtureResult] = []
-    for path in sorted((fixtures_dir / "grader").glob("*.json")):
+    for path in fixture_paths(fixtures_dir):
         results.append(_check_one(path, rules))
+        if on_checked is not None:
+            on_checked()
     return results
 
 

@@ -104,7 +104,8 @@ def test_ingest_takes_files_and_directories(workdir: Path) -> None:
         workdir, "ingest", str(folder), str(DEMO_DATA / "lampliter-unbacked-promise.json")
     )
     assert result.code == 0, result.stderr
-    assert len(result.stdout.splitlines()) == 3
+    assert len(result.stdout.splitlines()) == 3 + 1  # a line per document, and the summary
+    assert result.stdout.splitlines()[-1] == "3 documents: 3 new"
     with reading(workdir) as unit:
         assert {p.id for p in unit.properties.list()} == {"camellia", "oakridge", "lampliter"}
 
