@@ -53,7 +53,7 @@ class Preview:
     slack: InMemorySlack
     properties: list[PropertyChannel]
     graded: list[tuple[str, IngestResult]]  # (where the document came from, its result)
-    rejected: list[tuple[str, str]]  # (where, why)
+    rejected: list[tuple[str, list[str]]]  # (where, each contract error as `path: message`)
     home: dict[str, Any]
     digest: dict[str, Any]
     judged_off: bool = True
@@ -121,6 +121,6 @@ def _map_properties(store: Store, conversations: Sequence[Conversation]) -> dict
     return channels
 
 
-def _every_error(violation: ContractViolation) -> str:
+def _every_error(violation: ContractViolation) -> list[str]:
     """Every contract error of a rejected document: the page has room for all of them."""
-    return "; ".join(f"{path}: {message}" for path, message in violation.errors)
+    return [f"{path}: {message}" for path, message in violation.errors]

@@ -112,12 +112,20 @@ def _summary(preview: Preview) -> str:
     )
 
 
-def _rejected(rejected: Sequence[tuple[str, str]]) -> Iterator[str]:
+def _rejected(rejected: Sequence[tuple[str, Sequence[str]]]) -> Iterator[str]:
+    """Each rejected document with its contract errors: one shown, several folded under a count."""
     if not rejected:
         return
     yield '<h2 id="rejected">Rejected documents</h2><ul class="rejected">'
-    for where, why in rejected:
-        yield f"<li><b>{html.escape(where)}</b>: {html.escape(why)}</li>"
+    for where, errors in rejected:
+        if len(errors) == 1:
+            yield f"<li><b>{html.escape(where)}</b>: {html.escape(errors[0])}</li>"
+            continue
+        listed = "".join(f"<li>{html.escape(error)}</li>" for error in errors)
+        yield (
+            f"<li><b>{html.escape(where)}</b>: {len(errors)} contract errors"
+            f"<details><summary>show them</summary><ul>{listed}</ul></details></li>"
+        )
     yield "</ul>"
 
 

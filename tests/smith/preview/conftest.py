@@ -1,11 +1,15 @@
-"""Lets a fixture know, at teardown, whether its test failed (pytest does not raise into fixtures): the
-browser test keeps a screenshot of a failing page."""
+"""A migrated database per test, as the CLI tests have; and a way for a fixture to know, at teardown,
+whether its test failed (pytest does not raise into fixtures): the browser test keeps a screenshot of
+a failing page."""
 
 from __future__ import annotations
 
 from collections.abc import Generator
+from pathlib import Path
 
 import pytest
+
+from tests.smith.cli.runner import copy_database, migrated_template
 
 FAILED = pytest.StashKey[bool]()
 
@@ -18,3 +22,15 @@ def pytest_runtest_makereport(
     if report.when == "call":
         item.stash[FAILED] = report.failed
     return report
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return migrated_template(tmp_path_factory.mktemp("template"))
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, template: Path) -> Path:
+    """A directory with a migrated database, as `smith` finds it after `smith db upgrade`."""
+    copy_database(template, tmp_path)
+    return tmp_path
