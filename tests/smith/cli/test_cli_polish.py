@@ -161,7 +161,9 @@ def test_ingesting_many_documents_shows_a_progress_bar_in_a_terminal(workdir: Pa
     code, out, terminal = _with_a_terminal_for_stderr(workdir, "ingest", str(many))
     assert code == 0, terminal
     assert "Ingesting" in terminal and f"{len(lines)}/{len(lines)}" in terminal
-    assert len(out.splitlines()) == len(lines)  # stdout keeps one plain line per document
+    # stdout keeps one plain line per document, and the batch's one-line summary (issue 25)
+    assert len(out.splitlines()) == len(lines) + 1
+    assert out.splitlines()[-1] == f"{len(lines)} documents: {len(lines)} new"
 
     piped = run_smith(workdir, "ingest", str(many))  # no terminal: no bar at all
     assert "Ingesting" not in piped.stdout + piped.stderr

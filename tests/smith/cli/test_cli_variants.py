@@ -105,8 +105,10 @@ def test_ingest_unreadable_documents(smith: Smith, content: str | bytes, expecte
     assert result.one_error_line().startswith(expected)
 
 
-def test_ingest_a_directory(smith: Smith) -> None:
-    assert "is a directory" in smith("ingest", str(smith.workdir)).one_error_line()
+def test_ingest_a_directory_without_documents(smith: Smith) -> None:
+    # A directory is read for its .json/.jsonl files (issue 25); this one holds only the database.
+    line = smith("ingest", str(smith.workdir)).one_error_line()
+    assert line == f"smith: {smith.workdir} holds no .json or .jsonl file"
 
 
 def test_ingest_a_document_over_the_size_limit(smith: Smith) -> None:
