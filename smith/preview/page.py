@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -18,6 +19,10 @@ from smith.preview.workspace import Message
 
 Block = Mapping[str, Any]
 _LANGUAGE_NAMES = {"en": "English", "es": "Spanish"}
+# A link to a message of one of the preview's own (made-up) channels, as mrkdwn_to_html writes it.
+_SLACK_PERMALINK = re.compile(
+    r'href="https://slack\.com/archives/(C\d{4}PREVIEW)/p(\d+)" rel="noopener" target="_blank"'
+)
 
 STYLESHEET = """
 * { box-sizing: border-box; }
@@ -100,7 +105,12 @@ def render_page(preview: Preview) -> str:
     parts.append('<h2 id="digest">Weekly digest (triage channel)</h2>')
     parts.extend(_post("digest", "triage channel", preview.digest, ids))
     parts.append(f"</main><script>{SCRIPT}</script></body></html>")
-    return "\n".join(parts)
+    # The Home tab links each waiting post by its Slack archive URL: here, the post on this page.
+    return _SLACK_PERMALINK.sub(lambda m: f'href="#{_anchor(m.group(1), m.group(2))}"', "\n".join(parts))
+
+
+def _anchor(channel: str, ts_digits: str) -> str:
+    return f"post-{channel}-{ts_digits}"
 
 
 def _summary(preview: Preview) -> str:
@@ -147,7 +157,8 @@ def _channel(preview: Preview, prop: PropertyChannel, ids: _Ids) -> Iterator[str
 
 def _message(message: Message, ids: _Ids) -> Iterator[str]:
     label = "parent post" + (" · edited" if message.edited else "")
-    yield from _post("parent", label, message.payload, ids, close=False)
+    anchor = _anchor(message.channel, message.ts.replace(".", ""))
+    yield from _post("parent", label, message.payload, ids, close=False, anchor=anchor)
     if message.replies:
         count = len(message.replies)
         yield f'<div class="thread"><div class="label">{count} repl{"y" if count == 1 else "ies"}</div>'
@@ -160,7 +171,13 @@ def _message(message: Message, ids: _Ids) -> Iterator[str]:
 
 
 def _post(
-    kind: str, label: str, payload: Mapping[str, Any], ids: _Ids, *, close: bool = True
+    kind: str,
+    label: str,
+    payload: Mapping[str, Any],
+    ids: _Ids,
+    *,
+    close: bool = True,
+    anchor: str | None = None,
 ) -> Iterator[str]:
     """One message: its blocks, and beside them the button that copies them for Block Kit Builder."""
     source = ids.next()
@@ -168,7 +185,9 @@ def _post(
     conversation = str(
         ((payload.get("metadata") or {}).get("event_payload") or {}).get("conversation_id") or ""
     )
-    yield f'<article class="post {kind}" data-kind="{kind}" data-conversation="{html.escape(conversation)}">'
+    where = f' id="{anchor}"' if anchor else ""
+    traced = f'data-kind="{kind}" data-conversation="{html.escape(conversation)}"'
+    yield f'<article class="post {kind}"{where} {traced}>'
     yield (
         f'<div class="post-head"><b>Smith</b><span>{html.escape(label)}</span>'
         f'<button type="button" class="copy" data-source="{source}">Copy Block Kit JSON</button></div>'

@@ -237,3 +237,16 @@ def test_without_chromium_ci_fails_and_elsewhere_skips(
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="no-chromium not installed"):
         _require_browser()
+
+
+def test_the_home_tab_links_each_waiting_post_to_it_on_the_page(opened: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    links = opened.find_elements(By.CSS_SELECTOR, "article.home a")
+    parents = _parents(opened)
+    assert len(links) == len(parents)  # nothing reviewed yet: every flagged conversation waits
+    targets = {link.get_attribute("href").rsplit("#", 1)[-1] for link in links}
+    assert targets == {parent.get_attribute("id") for parent in parents}
+    links[0].click()
+    target = opened.find_element(By.ID, links[0].get_attribute("href").rsplit("#", 1)[-1])
+    assert opened.execute_script("return arguments[0].getBoundingClientRect().top;", target) < 50
