@@ -79,7 +79,7 @@ class Smith:
 
 def build(settings: Settings) -> Smith:
     engine = create_db_engine(settings.database_url, timeouts=settings.database_timeouts)
-    require_migrated(engine)
+    require_migrated(engine, named=True)
     store = Store(engine)
     rules = wiring.effective_rules(settings)
     transport = wiring.build_transport(settings)

@@ -210,11 +210,12 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         raise DatabaseError(f"cannot migrate the database: {first_line(exc)}") from None
 
 
-def require_migrated(engine: Engine) -> None:
-    """Refuse to run on an unmigrated or outdated database."""
+def require_migrated(engine: Engine, *, named: bool = False) -> None:
+    """Refuse to run on an unmigrated or outdated database. `named`: the message names the database
+    (password masked) — for the person who started Smith, not for an HTTP answer such as /readyz."""
     current, head = current_revision(engine), head_revision()
     if current != head:
-        raise NotMigrated(current, head, f"the database {shown_url(engine)}")
+        raise NotMigrated(current, head, f"the database {shown_url(engine)}" if named else "the database")
 
 
 def first_line(exc: BaseException) -> str:

@@ -62,7 +62,7 @@ def open_database(*, migrated: bool = True) -> Engine:
 
     engine = create_db_engine(settings().database_url, timeouts=settings().database_timeouts)
     if migrated:
-        require_migrated(engine)
+        require_migrated(engine, named=True)
     return engine
 
 

@@ -37,9 +37,13 @@ def test_a_postgres_url_makes_a_psycopg_engine_with_its_password_masked() -> Non
 def test_an_empty_database_is_named_in_the_message(tmp_path: Path) -> None:
     engine = create_db_engine(f"sqlite:///{tmp_path / 'empty.db'}")
     with pytest.raises(NotMigrated) as caught:
-        require_migrated(engine)
+        require_migrated(engine, named=True)
     assert str(caught.value).startswith(f"the database sqlite:///{tmp_path / 'empty.db'} is empty, not at ")
     assert str(caught.value).endswith("run `smith db upgrade`")
+    # Unnamed where the answer leaves the machine (/readyz): no host, user or path in it.
+    with pytest.raises(NotMigrated) as unnamed:
+        require_migrated(engine)
+    assert str(unnamed.value).startswith("the database is empty, not at ")
 
 
 @pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
