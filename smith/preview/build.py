@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -30,8 +30,6 @@ from smith.settings import Settings
 from smith.tally import compose_tally
 from smith.wiring import build_ingestor
 
-# Whose Home tab the preview shows: an admin sees every part of it (the unlinked accounts too).
-PREVIEW_VIEWER = ("preview@smith.invalid", "Preview", "admin")
 # The relay paces nothing here: no Slack is on the other end to be kind to.
 _UNPACED = RelayConfig(channel_interval=0.0, global_rate=1_000_000.0)
 _DRAIN_SECONDS = 3600.0  # an upper bound only: the drain ends as soon as nothing is pending
@@ -56,8 +54,6 @@ class Preview:
     rejected: list[tuple[str, list[str]]]  # (where, each contract error as `path: message`)
     home: dict[str, Any]
     digest: dict[str, Any]
-    judged_off: bool = True
-    notes: list[str] = field(default_factory=list)
 
     @property
     def flagged(self) -> int:
@@ -95,7 +91,8 @@ async def _build(
     slack = InMemorySlack()
     await Relay(store, slack, _UNPACED).drain(within=_DRAIN_SECONDS)
     with store.unit() as unit:
-        viewer = unit.users.add(*PREVIEW_VIEWER)  # type: ignore[arg-type]
+        # Whose Home tab the preview shows: an admin sees every part of it (the unlinked accounts too).
+        viewer = unit.users.add("preview@smith.invalid", "Preview", "admin")
     home = build_home_view(home_for(store, viewer)).to_dict()
     now = utcnow()
     digest = compose_digest(store, now, week=iso_week(now), judge_drift=None).as_message()
