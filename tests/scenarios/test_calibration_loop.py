@@ -121,11 +121,14 @@ async def test_staff_disagreement_becomes_a_proven_rule_change_and_a_regrade(wor
         # 3. Proof before use: the four corrected fixtures now agree; nothing regresses.
         tried = run_smith(workdir, "rules", "try", str(candidate), "--since", "2026-11-01")
         assert tried.code == 0, tried.stdout + tried.stderr
-        assert "now agree" in tried.stdout and "│ 4 " in tried.stdout.split("now agree")[1].splitlines()[0]
-        regressions_line = next(line for line in tried.stdout.splitlines() if "regressions" in line)
-        assert "│ 0 " in regressions_line
-        flips_line = next(line for line in tried.stdout.splitlines() if line.strip().startswith("│ oakridge"))
-        assert "│ 10 " in flips_line
+        # Piped, each table row is a tab-separated line (issue 25): its first cells are name and count.
+        rows = {
+            line.split("\t")[0]: line.split("\t")[1:] for line in tried.stdout.splitlines() if "\t" in line
+        }
+        assert rows["now agree"][0] == "4"
+        assert rows["now disagree (regressions)"][0] == "0"
+        assert rows["oakridge"][0] == "10"
+        assert tried.stdout.splitlines()[-1].endswith(": 0 regression(s)")
 
         # A candidate that breaks a calibration fixture is refused.
         breaking = workdir / "breaking.toml"

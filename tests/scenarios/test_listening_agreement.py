@@ -58,8 +58,11 @@ async def test_smith_agreement_prints_share_and_kappa(engine: Engine, tmp_path: 
         await _graded_by_people(scene)
         code, stdout, stderr = await scene.run_smith("agreement", cwd=tmp_path)
         assert code == 0, stderr
-        lines = {line.split("│")[1].strip(): line for line in stdout.splitlines() if line.count("│") >= 5}
-        cells = lambda key: [c.strip() for c in lines[key].split("│")[2:-1]]  # noqa: E731
+        # Piped: the table is tab-separated lines (issue 25), the group first, then its cells.
+        rows = {
+            line.split("\t")[0]: line.split("\t") for line in stdout.splitlines() if line.count("\t") >= 4
+        }
+        cells = lambda key: rows[key][1:]  # noqa: E731
         assert cells("ana@example.test")[:2] == ["2", "100%"]
         assert cells("bo@example.test")[:2] == ["1", "0%"]
         assert cells("all")[:2] == ["3", "67%"]
