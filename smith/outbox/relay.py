@@ -28,6 +28,7 @@ from smith.outbox.ratelimit import TokenBucket
 from smith.transports import (
     AmbiguousFailure,
     DeliveryFailure,
+    JoinRequired,
     PermanentFailure,
     RateLimited,
     TransientFailure,
@@ -234,9 +235,10 @@ class Relay:
             return None
         try:
             return await self._transport.post(post.channel, post.payload, thread_ts=target_ts)
-        except PermanentFailure as exc:
-            # The bot may simply not have joined yet: join once and send again.
-            if exc.code == "not_in_channel" and await self._transport.join(post.channel):
+        except JoinRequired:
+            # The bot may simply not have joined yet: join once and send again. Where Slack refuses the
+            # join (a private channel), the failure stands and ops are told to invite the bot.
+            if await self._transport.join(post.channel):
                 return await self._transport.post(post.channel, post.payload, thread_ts=target_ts)
             raise
 
