@@ -51,7 +51,7 @@ class LiveTransport:
                 thread_ts=thread_ts,
                 unfurl_links=False,
                 unfurl_media=False,
-            )
+            ),
         )
         return str(response["ts"])
 
@@ -64,7 +64,7 @@ class LiveTransport:
                 text=payload["text"],
                 blocks=payload.get("blocks"),
                 metadata=payload.get("metadata"),
-            )
+            ),
         )
 
     async def post_ephemeral(
@@ -78,7 +78,7 @@ class LiveTransport:
                 text=payload["text"],
                 blocks=payload.get("blocks"),
                 thread_ts=thread_ts,
-            )
+            ),
         )
 
     async def find_posted(self, channel: str, idempotency_key: str, *, thread_ts: str | None) -> str | None:
@@ -90,7 +90,7 @@ class LiveTransport:
                 "conversations.history",
                 self._client.conversations_history(
                     channel=channel, include_all_metadata=True, limit=_LOOKUP_PAGE
-                )
+                ),
             )
             return _ts_with_key(response, idempotency_key)
         cursor: str | None = None
@@ -103,7 +103,7 @@ class LiveTransport:
                     include_all_metadata=True,
                     limit=_LOOKUP_PAGE,
                     cursor=cursor,
-                )
+                ),
             )
             found = _ts_with_key(response, idempotency_key)
             cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
