@@ -36,6 +36,7 @@ from smith.judging import JudgeWorker
 from smith.listening.identity import SlackDirectory
 from smith.listening.inbox_writer import InboxWriter
 from smith.listening.processor import ActProcessor
+from smith.logs import configure_logging
 from smith.membership import ChannelMembership
 from smith.outbox import Relay, RelayConfig
 from smith.settings import Settings
@@ -50,7 +51,7 @@ from smith.startup import (
     startup_warnings,
     verify_slack,
 )
-from smith.tickets import build_tracker
+from smith.tickets import build_tracker, check_tracker_settings
 from smith.transports import Transport
 from smith.web.health import handle_healthz, make_readyz_handler
 from smith.web.ingest import make_ingest_handler
@@ -259,10 +260,16 @@ async def serve(smith: Smith) -> None:
         await runner.cleanup()
 
 
-def serve_command() -> None:
-    """Run the HTTP server (ingest, health, Slack events) with the outbox relay."""
+def serve_command(*, host: str | None = None, port: int | None = None) -> None:
+    """Run the HTTP server (ingest, health, Slack events) with the outbox relay.
+
+    `host`/`port` (the command's --host/--port) override SMITH_HOST/SMITH_PORT. Every setting is
+    checked before anything is logged or started: a mistake is one line (exit 78), not a traceback
+    after "serving"."""
     current = read_settings()
-    logging.basicConfig(
-        level=current.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    overrides = {key: value for key, value in (("host", host), ("port", port)) if value is not None}
+    if overrides:
+        current = current.model_copy(update=overrides)
+    check_tracker_settings(current)
+    configure_logging(current.log_level, current.log_format)
     asyncio.run(serve(build(current)))

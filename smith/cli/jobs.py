@@ -71,12 +71,13 @@ def sweep() -> None:
     from smith.tickets import build_tracker
 
     current = settings()
+    tracker = build_tracker(current)  # an incomplete tracker setting is one line before any work
     directory = current.fixtures_dir
     with progress("Sweeping verdicts", None) as advance:
         report = run_sweep(
             open_store(),
             directory,
-            tracker=build_tracker(current),
+            tracker=tracker,
             quiet_after=timedelta(days=current.ticket_quiet_days),
             on_swept=advance,
         )
