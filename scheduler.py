@@ -157,6 +157,7 @@ class Jobs:
                 "reopened": len(report.tickets.reopened),
                 "closed": len(report.tickets.closed),
                 "failed": len(report.tickets.failed),
+                "postponed": len(report.tickets.postponed),
             },
             "failed": len(report.failed),
             "parked": len(report.parked),
@@ -180,6 +181,16 @@ class Jobs:
                 [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
             ),
         ]
+        if report.tickets.postponed and report.tickets.postponed_until is not None:
+            sections.append(
+                (
+                    "Tickets postponed (the tracker's rate limit)",
+                    [
+                        f"{len(report.tickets.postponed)} ticket(s) wait until "
+                        f"{report.tickets.postponed_until:%Y-%m-%d %H:%M} UTC; the next sweep syncs them"
+                    ],
+                )
+            )
         if report.failed or report.parked:
             problems: list[DigestLine] = [f"verdict {v} failed: {why}" for v, why in report.failed]
             problems += [f"verdict {v} parked: {why}" for v, why in report.parked]

@@ -92,6 +92,12 @@ def sweep() -> None:
         typer.echo(f"  refused verdict {verdict_id}: {why}", err=True)
     for signature_id, why in tickets.failed:
         typer.echo(f"  ticket {signature_id} not synced: {why}", err=True)
+    if tickets.postponed and tickets.postponed_until is not None:
+        typer.echo(
+            f"  {len(tickets.postponed)} ticket(s) postponed: the tracker is rate limited until "
+            f"{tickets.postponed_until:%Y-%m-%d %H:%M} UTC (the next sweep after that syncs them)",
+            err=True,
+        )
 
 
 @fixtures_app.command("check")

@@ -17,7 +17,7 @@ from typing import Any
 from gradecore.store import Store
 from gradecore.store.tickets import SignatureCounts
 from smith.tickets.render import TicketContent, render_ticket
-from smith.tickets.tracker import TicketRef, Tracker, TrackerError
+from smith.tickets.tracker import TicketRef, Tracker, TrackerError, TrackerRateLimited
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,9 @@ class TicketReport:
     closed: list[TicketLink] = field(default_factory=list)
     updated: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
+    # Not tried this run: the tracker is rate limited until `postponed_until` (the next sweep syncs them).
+    postponed: list[str] = field(default_factory=list)
+    postponed_until: datetime | None = None
 
 
 def sync_tickets(
@@ -46,9 +49,15 @@ def sync_tickets(
     report = TicketReport()
     with store.unit() as unit:
         signature_ids = [s.id for s in unit.tickets.confirmed()]
-    for signature_id in signature_ids:
+    for position, signature_id in enumerate(signature_ids):
         try:
             _sync_one(store, tracker, signature_id, now=now, quiet_after=quiet_after, report=report)
+        except TrackerRateLimited as exc:
+            # Every request would be refused until then: stop asking, and say what waits.
+            report.postponed = signature_ids[position:]
+            report.postponed_until = exc.until
+            log.warning("%d ticket(s) postponed: the tracker is %s", len(report.postponed), exc)
+            break
         except TrackerError as exc:
             # Not lost: nothing was recorded as synced, so the next sweep tries this one again.
             log.warning("ticket %s not synced: %s", signature_id, exc)
