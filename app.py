@@ -55,6 +55,7 @@ from smith.tickets import build_tracker, check_tracker_settings
 from smith.transports import Transport
 from smith.web.health import handle_healthz, make_readyz_handler
 from smith.web.ingest import make_ingest_handler
+from smith.web.observe import make_metrics_handler, observed_ingest
 
 log = logging.getLogger("smith")
 
@@ -140,8 +141,9 @@ def make_web_app(smith: Smith) -> web.Application:
     ingest = make_ingest_handler(
         smith.ingestor, token, judge_owed, deadline_seconds=smith.settings.ingest_deadline_seconds
     )
-    application.router.add_post("/v1/conversations", ingest)
+    application.router.add_post("/v1/conversations", observed_ingest(ingest))
     application.router.add_get("/healthz", handle_healthz)
+    application.router.add_get("/metrics", make_metrics_handler(smith.store.engine))
     channels = smith.membership.channels_not_joined if smith.membership is not None else None
     application.router.add_get("/readyz", make_readyz_handler(smith.store, smith.relay, channels))
     for add_routes in smith.extra_routes:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
+from time import perf_counter
 from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -28,6 +29,7 @@ from gradecore.store import Store
 from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
 from smith.digest import digest_sections
 from smith.judge_drift import measure_drift
+from smith.metrics import JOB_RUNS, JOB_SECONDS
 from smith.outbox.keys import PostKey, digest_key, sweep_summary_key
 from smith.outbox.queue import Draft, queue_one
 from smith.sweep.job import SweepReport, run_sweep
@@ -105,15 +107,21 @@ class Jobs:
                 run = unit.jobs.claim(job, period, now=self.clock())
             if run is None:
                 return False
+            started = perf_counter()
             try:
                 counts = work()
             except Exception as exc:
                 log.exception("%s for %s failed; the next tick retries it", job, period)
+                JOB_RUNS.labels(job=job, outcome="failed").inc()
                 with self.store.unit() as unit:
                     unit.jobs.fail(unit.session.merge(run), f"{type(exc).__name__}: {exc}")
                 return False
+            finally:
+                JOB_SECONDS.labels(job=job).observe(perf_counter() - started)
             with self.store.unit() as unit:
                 unit.jobs.finish(unit.session.merge(run), "ok", counts)
+            JOB_RUNS.labels(job=job, outcome="ok").inc()
+            log.info("%s for %s done in %.1f s", job, period, perf_counter() - started)
             return True
 
     def _finished(self, job: str, period: str) -> bool:

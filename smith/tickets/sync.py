@@ -16,6 +16,7 @@ from typing import Any
 
 from gradecore.store import Store
 from gradecore.store.tickets import SignatureCounts
+from smith.metrics import TRACKER_ERRORS, TRACKER_SYNCS
 from smith.tickets.render import TicketContent, render_ticket
 from smith.tickets.tracker import TicketRef, Tracker, TrackerError, TrackerRateLimited
 
@@ -56,13 +57,30 @@ def sync_tickets(
             # Every request would be refused until then: stop asking, and say what waits.
             report.postponed = signature_ids[position:]
             report.postponed_until = exc.until
+            TRACKER_ERRORS.labels(kind="rate_limited").inc()
             log.warning("%d ticket(s) postponed: the tracker is %s", len(report.postponed), exc)
             break
         except TrackerError as exc:
             # Not lost: nothing was recorded as synced, so the next sweep tries this one again.
+            TRACKER_ERRORS.labels(kind="error").inc()
             log.warning("ticket %s not synced: %s", signature_id, exc)
             report.failed.append((signature_id, str(exc)))
+    _count(report)
     return report
+
+
+def _count(report: TicketReport) -> None:
+    """The sync's outcomes, for /metrics: the tickets filed and kept current, and what could not be."""
+    for outcome, count in (
+        ("new", len(report.new)),
+        ("reopened", len(report.reopened)),
+        ("closed", len(report.closed)),
+        ("updated", report.updated),
+        ("failed", len(report.failed)),
+        ("postponed", len(report.postponed)),
+    ):
+        if count:
+            TRACKER_SYNCS.labels(outcome=outcome).inc(count)
 
 
 def _sync_one(
