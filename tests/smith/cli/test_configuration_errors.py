@@ -3,13 +3,22 @@ starts — in `smith serve` (nothing logged, nothing served) and in each command
 
 from __future__ import annotations
 
+import asyncio
+import signal
+import sys
 from pathlib import Path
 
 import pytest
 
 from smith.cli.errors import EX_CONFIG
 from tests.smith.cli.runner import run_smith
-from tests.smith.cli.serving import SERVING, serve_environment, serve_until_it_ends
+from tests.smith.cli.serving import (
+    SERVING,
+    START_TIMEOUT_S,
+    free_port,
+    serve_environment,
+    serve_until_it_ends,
+)
 
 GITHUB_INCOMPLETE = "smith: SMITH_TRACKER=github needs SMITH_GITHUB_REPO (owner/name) and SMITH_GITHUB_TOKEN"
 # Each setting with a fixed set of values, given one outside it, and the line that says so.
@@ -72,3 +81,34 @@ async def test_serve_with_an_unknown_log_level_stops_before_serving(workdir: Pat
 def test_log_level_and_format_accept_any_case(workdir: Path) -> None:
     result = run_smith(workdir, "outbox", env={"SMITH_LOG_LEVEL": "debug", "SMITH_LOG_FORMAT": "JSON"})
     assert result.code == 0, result.stderr
+
+
+async def test_serve_host_and_port_options_override_the_settings(workdir: Path) -> None:
+    port = free_port()
+    env = serve_environment(workdir, SMITH_POST_MODE="dry_run", SMITH_HOST="192.0.2.1", SMITH_PORT="1")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        "from smith_cli import main; main()",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        cwd=workdir,
+        env=env,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stderr is not None
+    seen = []
+    try:
+        async with asyncio.timeout(START_TIMEOUT_S):
+            while line := (await process.stderr.readline()).decode():
+                seen.append(line)
+                if SERVING in line:
+                    break
+    finally:
+        process.send_signal(signal.SIGTERM)
+        await process.wait()
+    assert any(f"{SERVING} http://127.0.0.1:{port} " in line for line in seen), seen
