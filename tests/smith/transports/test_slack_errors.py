@@ -7,10 +7,14 @@ tried again (conversations.join), and the handling of a Home tab publish (views.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from gradecore.store import Store
+from gradecore.store.outbox import FAILED, POSTED
 from smith.transports.base import (
     AmbiguousFailure,
     DeliveryFailure,
@@ -22,8 +26,9 @@ from smith.transports.base import (
 from smith.transports.live import LiveTransport, build_post_client
 from smith.transports.slack_errors import COMMON_ERRORS, METHOD_ERRORS, Handling, classify, handling
 from tests.fakes.slack_api import FakeSlack
+from tests.smith.outbox.harness import FAST, queue_plain, relay_for, statuses
 
-APT = "C0APT"
+APT, OPS = "C0APT", "C0OPS"
 METHODS = ["chat.postMessage", "chat.update", "views.publish", "conversations.join"]
 ROWS = [
     (method, error)
@@ -153,3 +158,27 @@ async def test_not_in_channel_is_a_join_required_outcome() -> None:
     async with FakeSlack.running(channels=[APT], member_of=[], post_window_s=0) as fake:
         outcome = await _failure_of(fake, "chat.postMessage")
     assert isinstance(outcome, JoinRequired) and outcome.code == "not_in_channel"
+
+
+async def test_a_refused_join_fails_the_post_and_tells_ops_to_invite_the_bot(store: Store) -> None:
+    (key,) = queue_plain(store, APT, ["private-0"])
+    async with FakeSlack.running(channels=[APT, OPS], member_of=[OPS], post_window_s=0) as fake:
+        fake.fail_next("conversations.join", "method_not_supported_for_channel_type")  # a private channel
+        stats = await relay_for(store, fake, replace(FAST, ops_channel=OPS)).drain(within=10)
+
+        assert fake.calls_to("conversations.join") == [{"channel": APT}]
+        assert stats.failed == 1 and stats.retried == 0  # at once, not after minutes of retries
+        assert statuses(store)[key] == FAILED
+        [notice] = fake.top_level(OPS)
+        assert "could not join it (a private channel?): invite the bot to it" in notice.text
+
+
+async def test_a_join_slack_fails_on_its_side_is_tried_again_later(store: Store) -> None:
+    (key,) = queue_plain(store, APT, ["join-later-0"])
+    async with FakeSlack.running(channels=[APT], member_of=[], post_window_s=0) as fake:
+        fake.fail_next("conversations.join", "internal_error")
+        stats = await relay_for(store, fake).drain(within=10)
+
+        assert len(fake.calls_to("conversations.join")) == 2  # the first failed; the retry joined
+        assert stats.posted == 1 and stats.failed == 0
+        assert statuses(store)[key] == POSTED
