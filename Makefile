@@ -9,21 +9,53 @@ PROJECT_CODE := gradecore cerebrus smith blocks handlers app.py scheduler.py smi
 DEMO_OUTPUT := smith-demo smith.db fixtures_out preview.html
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test lint typecheck pytest clean distclean
+.PHONY: help demo test lint typecheck pytest lock lock-upgrade clean distclean
 
 help: ## List the targets
-	@grep -E '^[a-z.]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z.-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+# The lock files pin every package, with hashes, for every platform (uv's universal resolution):
+# requirements/runtime.txt for running Smith, requirements/dev.txt adds the tools and test libraries.
+# Installs take the locked set only (--require-hashes), then the project itself without dependencies.
+LOCKS := requirements/runtime.txt requirements/dev.txt
+RUNTIME_STAMP := $(VENV)/.runtime-installed
+# uv writes the lock files; it is pinned and lives in its own virtualenv, apart from what it resolves.
+UV_VERSION := 0.13.9
+UV := .venv-lock/bin/uv
+LOCK_FLAGS := --universal --python-version 3.11 --generate-hashes --custom-compile-command 'make lock'
+
 # An editable install leaves the project's own modules uncompiled; where bytecode is not written
 # (PYTHONDONTWRITEBYTECODE, a read-only checkout) every `smith` run would compile them again.
+define install_locked
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --require-hashes -r $(1)
+	$(BIN)/pip install --quiet --no-deps -e .
 	$(BIN)/python -m compileall -q $(PROJECT_CODE)
-	touch $(STAMP)
+endef
 
-demo: $(STAMP) ## Grade the bundled examples and show the posts (SQLite, dry run, nothing sent)
+# The whole locked set: what `make test` and development need.
+$(STAMP): pyproject.toml $(LOCKS)
+	$(call install_locked,requirements/dev.txt)
+	touch $(STAMP) $(RUNTIME_STAMP)
+
+# The runtime set only: what `make demo` (and the container) need.
+$(RUNTIME_STAMP): pyproject.toml requirements/runtime.txt
+	$(call install_locked,requirements/runtime.txt)
+	touch $(RUNTIME_STAMP)
+
+$(UV):
+	$(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/pip install --quiet uv==$(UV_VERSION)
+
+lock: $(UV) ## Rewrite the lock files after a change to pyproject.toml (keeps the pins that still fit)
+	$(UV) pip compile --quiet pyproject.toml $(LOCK_FLAGS) -o requirements/runtime.txt
+	$(UV) pip compile --quiet pyproject.toml --extra dev $(LOCK_FLAGS) -o requirements/dev.txt
+
+lock-upgrade: $(UV) ## Move every pin in the lock files to the newest release that fits pyproject.toml
+	$(UV) pip compile --quiet --upgrade pyproject.toml $(LOCK_FLAGS) -o requirements/runtime.txt
+	$(UV) pip compile --quiet --upgrade pyproject.toml --extra dev $(LOCK_FLAGS) -o requirements/dev.txt
+
+demo: $(RUNTIME_STAMP) ## Grade the bundled examples and show the posts (SQLite, dry run, nothing sent)
 	$(BIN)/smith demo
 
 lint: $(STAMP) ## ruff check and format check
@@ -42,4 +74,4 @@ clean: ## Remove everything the demo and a default run write (database, payloads
 	rm -rf $(DEMO_OUTPUT) .pytest_cache .mypy_cache .ruff_cache .hypothesis
 
 distclean: clean ## clean, and remove the virtualenv too
-	rm -rf $(VENV)
+	rm -rf $(VENV) .venv-lock

@@ -36,6 +36,7 @@ from smith.judging import JudgeWorker
 from smith.listening.identity import SlackDirectory
 from smith.listening.inbox_writer import InboxWriter
 from smith.listening.processor import ActProcessor
+from smith.logs import configure_logging
 from smith.membership import ChannelMembership
 from smith.outbox import Relay, RelayConfig
 from smith.settings import Settings
@@ -50,10 +51,11 @@ from smith.startup import (
     startup_warnings,
     verify_slack,
 )
-from smith.tickets import build_tracker
+from smith.tickets import build_tracker, check_tracker_settings
 from smith.transports import Transport
 from smith.web.health import handle_healthz, make_readyz_handler
 from smith.web.ingest import make_ingest_handler
+from smith.web.observe import make_metrics_handler, observed_ingest
 
 log = logging.getLogger("smith")
 
@@ -139,8 +141,9 @@ def make_web_app(smith: Smith) -> web.Application:
     ingest = make_ingest_handler(
         smith.ingestor, token, judge_owed, deadline_seconds=smith.settings.ingest_deadline_seconds
     )
-    application.router.add_post("/v1/conversations", ingest)
+    application.router.add_post("/v1/conversations", observed_ingest(ingest))
     application.router.add_get("/healthz", handle_healthz)
+    application.router.add_get("/metrics", make_metrics_handler(smith.store.engine))
     channels = smith.membership.channels_not_joined if smith.membership is not None else None
     application.router.add_get("/readyz", make_readyz_handler(smith.store, smith.relay, channels))
     for add_routes in smith.extra_routes:
@@ -259,10 +262,16 @@ async def serve(smith: Smith) -> None:
         await runner.cleanup()
 
 
-def serve_command() -> None:
-    """Run the HTTP server (ingest, health, Slack events) with the outbox relay."""
+def serve_command(*, host: str | None = None, port: int | None = None) -> None:
+    """Run the HTTP server (ingest, health, Slack events) with the outbox relay.
+
+    `host`/`port` (the command's --host/--port) override SMITH_HOST/SMITH_PORT. Every setting is
+    checked before anything is logged or started: a mistake is one line (exit 78), not a traceback
+    after "serving"."""
     current = read_settings()
-    logging.basicConfig(
-        level=current.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    overrides = {key: value for key, value in (("host", host), ("port", port)) if value is not None}
+    if overrides:
+        current = current.model_copy(update=overrides)
+    check_tracker_settings(current)
+    configure_logging(current.log_level, current.log_format)
     asyncio.run(serve(build(current)))

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
+from time import perf_counter
 from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -27,6 +28,7 @@ from gradecore.locks import period_lock
 from gradecore.store import Store
 from smith.digest import compose_digest
 from smith.judge_drift import measure_drift
+from smith.metrics import JOB_RUNS, JOB_SECONDS
 from smith.outbox.keys import PostKey, digest_key, sweep_summary_key
 from smith.outbox.queue import Draft, queue_one
 from smith.sweep.job import SweepReport, run_sweep
@@ -104,15 +106,21 @@ class Jobs:
                 run = unit.jobs.claim(job, period, now=self.clock())
             if run is None:
                 return False
+            started = perf_counter()
             try:
                 counts = work()
             except Exception as exc:
                 log.exception("%s for %s failed; the next tick retries it", job, period)
+                JOB_RUNS.labels(job=job, outcome="failed").inc()
                 with self.store.unit() as unit:
                     unit.jobs.fail(unit.session.merge(run), f"{type(exc).__name__}: {exc}")
                 return False
+            finally:
+                JOB_SECONDS.labels(job=job).observe(perf_counter() - started)
             with self.store.unit() as unit:
                 unit.jobs.finish(unit.session.merge(run), "ok", counts)
+            JOB_RUNS.labels(job=job, outcome="ok").inc()
+            log.info("%s for %s done in %.1f s", job, period, perf_counter() - started)
             return True
 
     def _finished(self, job: str, period: str) -> bool:
@@ -156,6 +164,7 @@ class Jobs:
                 "reopened": len(report.tickets.reopened),
                 "closed": len(report.tickets.closed),
                 "failed": len(report.tickets.failed),
+                "postponed": len(report.tickets.postponed),
             },
             "failed": len(report.failed),
             "parked": len(report.parked),
@@ -179,6 +188,16 @@ class Jobs:
                 [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
             ),
         ]
+        if report.tickets.postponed and report.tickets.postponed_until is not None:
+            sections.append(
+                (
+                    "Tickets postponed (the tracker's rate limit)",
+                    [
+                        f"{len(report.tickets.postponed)} ticket(s) wait until "
+                        f"{report.tickets.postponed_until:%Y-%m-%d %H:%M} UTC; the next sweep syncs them"
+                    ],
+                )
+            )
         if report.failed or report.parked:
             problems: list[DigestLine] = [f"verdict {v} failed: {why}" for v, why in report.failed]
             problems += [f"verdict {v} parked: {why}" for v, why in report.parked]

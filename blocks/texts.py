@@ -330,7 +330,8 @@ def digest_fallback(section_count: int) -> str:
 
 _FAILURE_EXPLAINED = {
     "channel_not_found": "the channel does not exist (or Smith cannot see it)",
-    "not_in_channel": "Smith is not a member of the channel and could not join it",
+    "not_in_channel": "Smith is not a member of the channel and could not join it (a private channel?): "
+    "invite the bot to it",
     "is_archived": "the channel is archived",
     "invalid_blocks": "Slack rejected the message layout",
     "invalid_auth": "the bot token is not valid",

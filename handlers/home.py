@@ -11,6 +11,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from handlers.services import ListenerServices
 from smith.listening.home_tab import home_view_for
+from smith.transports.slack_errors import classify
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +25,7 @@ def handle_app_home_opened(services: ListenerServices) -> Callable[..., Awaitabl
         try:
             await client.views_publish(user_id=slack_user_id, view=view)
         except SlackApiError as exc:  # the next opening publishes it again
-            log.warning("views.publish failed: %s", exc.response.get("error"))
+            failure = classify("views.publish", exc)
+            log.warning("views.publish failed (%s): %s", type(failure).__name__, failure)
 
     return handle_home_opened

@@ -21,6 +21,15 @@ from gradecore.db import DatabaseTimeouts
 PostMode = Literal["live", "dry_run", "off"]
 # Names the .env file to read instead of the working directory's `.env` (a service's /etc/smith/env, say).
 ENV_FILE_VARIABLE = "SMITH_ENV_FILE"
+LogFormat = Literal["text", "json"]
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigurationError(Exception):
+    """Settings that cannot work together (SMITH_TRACKER=github without its repository, say): told in
+    one line, naming the settings and never a value, before anything starts (exit 78, EX_CONFIG)."""
+
+
 _REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 
 
@@ -100,6 +109,22 @@ class Settings(BaseSettings):
     suggest_min_share: float = Field(default=0.5, ge=0, lt=1, validation_alias="SMITH_SUGGEST_MIN_SHARE")
 
     log_level: str = Field(default="INFO", validation_alias=AliasChoices("SMITH_LOG_LEVEL", "LOG_LEVEL"))
+    # `json`: one JSON object per line, for a log pipeline; `text`: a line for a person at a terminal.
+    log_format: LogFormat = Field(default="text", validation_alias="SMITH_LOG_FORMAT")
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _a_known_level(cls, value: object) -> object:
+        if isinstance(value, str):
+            if value.strip().upper() not in LOG_LEVELS:
+                raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
+            return value.strip().upper()
+        return value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _format_any_case(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator(
         "slack_bot_token",

@@ -8,12 +8,13 @@ outright that the block holds no instructions.
 from __future__ import annotations
 
 import json
-from typing import Any
-
-from anthropic.types import TextBlockParam, ToolChoiceToolParam, ToolParam
+from typing import TYPE_CHECKING, Any
 
 from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
 from gradecore.contract import Conversation, Turn
+
+if TYPE_CHECKING:  # the SDK takes seconds to import: loaded only when the judge lane runs (lane._sdk)
+    from anthropic.types import TextBlockParam, ToolChoiceToolParam, ToolParam
 
 TOOL_NAME = "record_scores"
 DATA_OPEN = "<conversation_data>"

@@ -82,8 +82,11 @@ USER_ERRORS: tuple[type[BaseException] | tuple[str, str], ...] = (
     ("smith.settings", "EnvFileMissing"),
     ("gradecore.contract", "UnknownTimezone"),
 )
+_CONFIGURATION_ERROR = ("smith.settings", "ConfigurationError")
 # sysexits.h: an internal software error, distinct from a user's mistake (1) and a usage error (2).
 EX_SOFTWARE = 70
+# sysexits.h: a mistake in the configuration (a setting's value, or settings that do not fit together).
+EX_CONFIG = 78
 
 
 def is_kind(exc: BaseException, kind: type[BaseException] | tuple[str, str]) -> bool:
@@ -157,8 +160,8 @@ def run_guarded(app: typer.Typer) -> int:
 
 def _tell(exc: Exception) -> tuple[str, int] | None:
     """The line and exit code for an exception a user can cause; None for any other."""
-    if is_kind(exc, _VALIDATION_ERROR):
-        return one_line(exc), 2
+    if is_kind(exc, _VALIDATION_ERROR) or is_kind(exc, _CONFIGURATION_ERROR):
+        return one_line(exc), EX_CONFIG
     if any(is_kind(exc, kind) for kind in USER_ERRORS):
         return one_line(exc), 1
     if is_kind(exc, _DATABASE_ERROR):

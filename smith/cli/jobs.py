@@ -79,13 +79,14 @@ def sweep() -> None:
     from smith.tickets import build_tracker
 
     current = settings()
+    tracker = build_tracker(current)  # an incomplete tracker setting is one line before any work
     directory = current.fixtures_dir
     resume = "the fixtures and tickets written so far are kept; rerun `smith sweep` to sweep the rest"
     with progress("Sweeping verdicts", None, unit="verdicts", resume=resume) as advance:
         report = run_sweep(
             open_store(),
             directory,
-            tracker=build_tracker(current),
+            tracker=tracker,
             quiet_after=timedelta(days=current.ticket_quiet_days),
             on_swept=advance,
         )
@@ -100,6 +101,12 @@ def sweep() -> None:
         typer.echo(f"  refused verdict {verdict_id}: {why}", err=True)
     for signature_id, why in tickets.failed:
         typer.echo(f"  ticket {signature_id} not synced: {why}", err=True)
+    if tickets.postponed and tickets.postponed_until is not None:
+        typer.echo(
+            f"  {len(tickets.postponed)} ticket(s) postponed: the tracker is rate limited until "
+            f"{tickets.postponed_until:%Y-%m-%d %H:%M} UTC (the next sweep after that syncs them)",
+            err=True,
+        )
 
 
 @fixtures_app.command("check")

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from gradecore.store import Store
+from smith.metrics import ACKS
 
 _Entry = tuple[str, str, dict[str, Any], "asyncio.Future[bool]"]
 DEFAULT_DEADLINE_SECONDS = 2.0
@@ -68,9 +69,12 @@ class InboxWriter:
             self._writer = loop.create_task(self._write_all())
         try:
             # Shielded: the write goes on after a timeout, and its result must not find a cancelled future.
-            return await asyncio.wait_for(asyncio.shield(done), timeout=timeout)
+            fresh = await asyncio.wait_for(asyncio.shield(done), timeout=timeout)
         except TimeoutError:
+            ACKS.labels(outcome="unavailable").inc()
             raise InboxUnavailable(f"the database did not answer within {timeout:.3g} s") from None
+        ACKS.labels(outcome="stored" if fresh else "duplicate").inc()
+        return fresh
 
     async def _write_all(self) -> None:
         loop = asyncio.get_running_loop()

@@ -18,6 +18,8 @@ from smith.acts import HumanAct, record_act
 from smith.listening.identity import Resolution
 from smith.listening.interpret import PlannedAct
 from smith.listening.notify import queue_ephemeral
+from smith.logs import log_context
+from smith.metrics import ACTS
 from smith.outbox.keys import confirmation_key, unlinked_key
 from smith.outbox.reviewed import refresh_reviewed_lines
 
@@ -75,6 +77,18 @@ def record(unit: Unit, planned: PlannedAct, user_id: int) -> str:
     recorded = record_act(unit, act, user_id, planned.machine)
     if recorded.duplicate:
         return "duplicate"
+    ACTS.inc()
+    target = act.target
+    with log_context(
+        conversation_id=target.conversation_id, property=target.property_id, channel=act.slack_channel
+    ):
+        log.info(
+            "act recorded: %s by %s on %s (%d verdict(s))",
+            act.signal,
+            act.slack_user_id,
+            target.turn_id or target.conversation_id,
+            len(recorded.verdicts),
+        )
     if act.signal == "correction" and act.expected_level is not None and act.slack_channel:
         _confirm(unit, planned, recorded.verdicts[0].principles if recorded.verdicts else [])
     if planned.hint is not None:

@@ -21,6 +21,8 @@ from datetime import datetime, timedelta
 from gradecore.entities import SlackPost, utcnow
 from gradecore.store import Store
 from gradecore.store.outbox import FAILED, PENDING, POSTED
+from smith.logs import log_context
+from smith.metrics import RELAY_ERRORS, RELAY_SENDS
 from smith.outbox.notices import queue_ops_notice
 from smith.outbox.pacing import SharedChannelPacer
 from smith.outbox.policy import MORE_TURNS_KIND
@@ -28,6 +30,7 @@ from smith.outbox.ratelimit import TokenBucket
 from smith.transports import (
     AmbiguousFailure,
     DeliveryFailure,
+    JoinRequired,
     PermanentFailure,
     RateLimited,
     TransientFailure,
@@ -193,6 +196,7 @@ class Relay:
         except RateLimited as exc:
             await self._pacer.back_off(post.channel, exc.retry_after)
             stats.rate_limited += 1
+            RELAY_ERRORS.labels(error="ratelimited").inc()
             # A 429 is Slack pacing us, not a failed attempt: the attempt is given back.
             await asyncio.to_thread(
                 self._settle,
@@ -210,6 +214,9 @@ class Relay:
                 self._settle, post, status=POSTED, ts=ts, ambiguous=False, last_error=None
             )
             stats.posted += 1
+            RELAY_SENDS.labels(outcome="posted").inc()
+            with log_context(channel=post.channel, conversation_id=post.conversation_id):
+                log.info("post %s (%s, %s) sent to %s", post.id, post.kind, post.operation, post.channel)
         return stats
 
     async def _send(self, post: SlackPost, target_ts: str | None) -> str | None:
@@ -234,9 +241,10 @@ class Relay:
             return None
         try:
             return await self._transport.post(post.channel, post.payload, thread_ts=target_ts)
-        except PermanentFailure as exc:
-            # The bot may simply not have joined yet: join once and send again.
-            if exc.code == "not_in_channel" and await self._transport.join(post.channel):
+        except JoinRequired:
+            # The bot may simply not have joined yet: join once and send again. Where Slack refuses the
+            # join (a private channel), the failure stands and ops are told to invite the bot.
+            if await self._transport.join(post.channel):
                 return await self._transport.post(post.channel, post.payload, thread_ts=target_ts)
             raise
 
@@ -269,11 +277,13 @@ class Relay:
     async def _retry_later(self, post: SlackPost, exc: DeliveryFailure, stats: RelayStats) -> None:
         cause = type(exc).__name__
         stats.failures[cause] += 1
+        RELAY_ERRORS.labels(error=str(exc).split(":")[0][:64] or cause).inc()
         attempts = post.attempts + 1
         if attempts >= self._config.max_attempts:
             await self._fail_permanently(post, f"gave up after {attempts} attempts: {exc}", stats)
             return
         stats.retried += 1
+        RELAY_SENDS.labels(outcome="retried").inc()
         await asyncio.to_thread(
             self._settle,
             post,
@@ -285,6 +295,9 @@ class Relay:
     async def _fail_permanently(self, post: SlackPost, cause: str, stats: RelayStats) -> None:
         stats.failed += 1
         stats.failures[cause.split(":")[0]] += 1
+        RELAY_SENDS.labels(outcome="failed").inc()
+        if not cause.startswith("gave up"):  # a retried error was counted when it was met
+            RELAY_ERRORS.labels(error=cause.split(":")[0][:64]).inc()
         log.error("post %s to %s failed permanently: %s", post.id, post.channel, cause)
         await asyncio.to_thread(self._fail_and_notify, post, cause)
 

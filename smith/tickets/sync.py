@@ -16,8 +16,9 @@ from typing import Any
 
 from gradecore.store import Store
 from gradecore.store.tickets import SignatureCounts
+from smith.metrics import TRACKER_ERRORS, TRACKER_SYNCS
 from smith.tickets.render import TicketContent, render_ticket
-from smith.tickets.tracker import TicketRef, Tracker, TrackerError
+from smith.tickets.tracker import TicketRef, Tracker, TrackerError, TrackerRateLimited
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,9 @@ class TicketReport:
     closed: list[TicketLink] = field(default_factory=list)
     updated: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
+    # Not tried this run: the tracker is rate limited until `postponed_until` (the next sweep syncs them).
+    postponed: list[str] = field(default_factory=list)
+    postponed_until: datetime | None = None
 
 
 def sync_tickets(
@@ -46,14 +50,37 @@ def sync_tickets(
     report = TicketReport()
     with store.unit() as unit:
         signature_ids = [s.id for s in unit.tickets.confirmed()]
-    for signature_id in signature_ids:
+    for position, signature_id in enumerate(signature_ids):
         try:
             _sync_one(store, tracker, signature_id, now=now, quiet_after=quiet_after, report=report)
+        except TrackerRateLimited as exc:
+            # Every request would be refused until then: stop asking, and say what waits.
+            report.postponed = signature_ids[position:]
+            report.postponed_until = exc.until
+            TRACKER_ERRORS.labels(kind="rate_limited").inc()
+            log.warning("%d ticket(s) postponed: the tracker is %s", len(report.postponed), exc)
+            break
         except TrackerError as exc:
             # Not lost: nothing was recorded as synced, so the next sweep tries this one again.
+            TRACKER_ERRORS.labels(kind="error").inc()
             log.warning("ticket %s not synced: %s", signature_id, exc)
             report.failed.append((signature_id, str(exc)))
+    _count(report)
     return report
+
+
+def _count(report: TicketReport) -> None:
+    """The sync's outcomes, for /metrics: the tickets filed and kept current, and what could not be."""
+    for outcome, count in (
+        ("new", len(report.new)),
+        ("reopened", len(report.reopened)),
+        ("closed", len(report.closed)),
+        ("updated", report.updated),
+        ("failed", len(report.failed)),
+        ("postponed", len(report.postponed)),
+    ):
+        if count:
+            TRACKER_SYNCS.labels(outcome=outcome).inc(count)
 
 
 def _sync_one(

@@ -20,6 +20,15 @@ class TrackerError(Exception):
     """The tracker could not be reached or refused the operation; the sync retries on its next run."""
 
 
+class TrackerRateLimited(TrackerError):
+    """The tracker will take no request before `until` (GitHub's primary rate limit, or a secondary one
+    that outlasted the waits): the sync stops for this run and says which tickets it postponed."""
+
+    def __init__(self, until: datetime) -> None:
+        super().__init__(f"rate limited until {until:%Y-%m-%d %H:%M} UTC")
+        self.until = until
+
+
 @dataclass(frozen=True, slots=True)
 class TicketRef:
     ref: str  # an issue number, or a file path relative to the tickets directory's parent

@@ -3,6 +3,7 @@
 from smith.transports.base import (
     AmbiguousFailure,
     DeliveryFailure,
+    JoinRequired,
     Payload,
     PermanentFailure,
     RateLimited,
@@ -13,6 +14,7 @@ from smith.transports.base import (
 __all__ = [
     "AmbiguousFailure",
     "DeliveryFailure",
+    "JoinRequired",
     "Payload",
     "PermanentFailure",
     "RateLimited",

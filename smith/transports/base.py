@@ -29,6 +29,14 @@ class PermanentFailure(DeliveryFailure):
         self.code = code
 
 
+class JoinRequired(PermanentFailure):
+    """The bot is not in the channel (`not_in_channel`): join it and send again; where joining is
+    refused (a private channel), an admin must invite the bot."""
+
+    def __init__(self) -> None:
+        super().__init__("not_in_channel")
+
+
 class TransientFailure(DeliveryFailure):
     """The post certainly did not reach Slack; send it again later."""
 
@@ -59,5 +67,7 @@ class Transport(Protocol):
         ...
 
     async def join(self, channel: str) -> bool:
-        """Join a channel; False when that is not possible (private channel, missing scope)."""
+        """Join a channel; False when Slack refuses for good (a private channel, a missing scope).
+
+        A failure that may pass (Slack unwell, rate limited) is raised, so the post is tried later."""
         ...

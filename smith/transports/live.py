@@ -18,33 +18,10 @@ from smith.transports.base import (
     AmbiguousFailure,
     Payload,
     PermanentFailure,
-    RateLimited,
     TransientFailure,
 )
+from smith.transports.slack_errors import classify
 
-PERMANENT_ERRORS = frozenset(
-    {
-        "channel_not_found",
-        "not_in_channel",
-        "invalid_blocks",
-        "invalid_blocks_format",
-        "is_archived",
-        "msg_too_long",
-        "no_text",
-        "invalid_metadata",
-        "invalid_auth",
-        "not_authed",
-        "account_inactive",
-        "token_revoked",
-        "missing_scope",
-        "restricted_action",
-        "cant_update_message",
-        "message_not_found",
-        "msg_blocks_too_long",
-    }
-)
-# Errors Slack returns when it failed on its side: the message may or may not have been stored.
-_AMBIGUOUS_ERRORS = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout"})
 _LOOKUP_PAGE = 200
 _LOOKUP_MAX_PAGES = 5  # a Smith thread is a parent, its flagged turns and a few staff replies
 
@@ -65,6 +42,7 @@ class LiveTransport:
 
     async def post(self, channel: str, payload: Payload, *, thread_ts: str | None) -> str:
         response = await self._call(
+            "chat.postMessage",
             self._client.chat_postMessage(
                 channel=channel,
                 text=payload["text"],
@@ -73,32 +51,34 @@ class LiveTransport:
                 thread_ts=thread_ts,
                 unfurl_links=False,
                 unfurl_media=False,
-            )
+            ),
         )
         return str(response["ts"])
 
     async def update(self, channel: str, ts: str, payload: Payload) -> None:
         await self._call(
+            "chat.update",
             self._client.chat_update(
                 channel=channel,
                 ts=ts,
                 text=payload["text"],
                 blocks=payload.get("blocks"),
                 metadata=payload.get("metadata"),
-            )
+            ),
         )
 
     async def post_ephemeral(
         self, channel: str, user: str, payload: Payload, *, thread_ts: str | None
     ) -> None:
         await self._call(
+            "chat.postEphemeral",
             self._client.chat_postEphemeral(
                 channel=channel,
                 user=user,
                 text=payload["text"],
                 blocks=payload.get("blocks"),
                 thread_ts=thread_ts,
-            )
+            ),
         )
 
     async def find_posted(self, channel: str, idempotency_key: str, *, thread_ts: str | None) -> str | None:
@@ -107,21 +87,23 @@ class LiveTransport:
         # first page holds a post sent moments ago; a thread answers oldest first, so it is paged.
         if thread_ts is None:
             response = await self._read(
+                "conversations.history",
                 self._client.conversations_history(
                     channel=channel, include_all_metadata=True, limit=_LOOKUP_PAGE
-                )
+                ),
             )
             return _ts_with_key(response, idempotency_key)
         cursor: str | None = None
         for _ in range(_LOOKUP_MAX_PAGES):
             response = await self._read(
+                "conversations.replies",
                 self._client.conversations_replies(
                     channel=channel,
                     ts=thread_ts,
                     include_all_metadata=True,
                     limit=_LOOKUP_PAGE,
                     cursor=cursor,
-                )
+                ),
             )
             found = _ts_with_key(response, idempotency_key)
             cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
@@ -129,25 +111,27 @@ class LiveTransport:
                 return found
         return None
 
-    async def _read(self, call: Awaitable[AsyncSlackResponse]) -> dict[str, Any]:
+    async def _read(self, method: str, call: Awaitable[AsyncSlackResponse]) -> dict[str, Any]:
         try:
-            return await self._call(call)
+            return await self._call(method, call)
         except AmbiguousFailure as exc:  # a read cannot be ambiguous; it simply failed
             raise TransientFailure(str(exc)) from None
 
     async def join(self, channel: str) -> bool:
         try:
-            await self._call(self._client.conversations_join(channel=channel))
-        except (PermanentFailure, TransientFailure, AmbiguousFailure, RateLimited):
+            await self._call("conversations.join", self._client.conversations_join(channel=channel))
+        except PermanentFailure:
             return False
+        except AmbiguousFailure as exc:  # joining twice is harmless: no look-up needed
+            raise TransientFailure(str(exc)) from None
         return True
 
     @staticmethod
-    async def _call(call: Awaitable[AsyncSlackResponse]) -> dict[str, Any]:
+    async def _call(method: str, call: Awaitable[AsyncSlackResponse]) -> dict[str, Any]:
         try:
             response = await call
         except SlackApiError as exc:
-            raise _classify(exc) from None
+            raise classify(method, exc) from None
         except (TimeoutError, aiohttp.ClientError, ConnectionError) as exc:
             raise AmbiguousFailure(f"{type(exc).__name__}: {exc}".strip(": ")) from None
         return dict(response.data) if isinstance(response.data, dict) else {}
@@ -159,18 +143,3 @@ def _ts_with_key(response: dict[str, Any], idempotency_key: str) -> str | None:
         if payload.get("idempotency_key") == idempotency_key:
             return str(message["ts"])
     return None
-
-
-def _classify(exc: SlackApiError) -> Exception:
-    status = getattr(exc.response, "status_code", 200)
-    error = str(exc.response.get("error", "") if exc.response is not None else "") or f"http_{status}"
-    if status == 429 or error == "ratelimited":
-        retry_after = float(
-            exc.response.headers.get("Retry-After", exc.response.headers.get("retry-after", 1))
-        )
-        return RateLimited(max(retry_after, 1.0))
-    if status >= 500 or error in _AMBIGUOUS_ERRORS:
-        return AmbiguousFailure(f"slack answered {status} {error}".strip())
-    if error in PERMANENT_ERRORS:
-        return PermanentFailure(error)
-    return TransientFailure(error)

@@ -19,8 +19,11 @@ from aiohttp.web_protocol import RequestPayloadError
 from sqlalchemy.exc import SQLAlchemyError
 
 from gradecore.contract import MAX_DOCUMENT_BYTES, ContractViolation, DocumentTooLarge, parse_conversation
+from gradecore.store.conversations import PutOutcome
 from gradecore.store.errors import database_unavailable
 from smith.ingest import Ingestor
+from smith.metrics import GRADES
+from smith.web.observe import INGEST_NOTE, IngestNote
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +67,9 @@ def make_ingest_handler(
         except ContractViolation as violation:
             status = 413 if isinstance(violation, DocumentTooLarge) else 422
             return _problem(status, "the document breaks the contract", errors=violation.as_json())
+        # For the request's log line (smith/web/observe.py), when the handler is observed.
+        note = request.get(INGEST_NOTE) or IngestNote()
+        note.conversation_id, note.property = conversation.conversation_id, conversation.property.id
         try:
             result = await asyncio.wait_for(
                 asyncio.to_thread(ingestor.ingest, conversation), deadline_seconds
@@ -89,6 +95,13 @@ def make_ingest_handler(
                     {"error": "storage unavailable; retry later"}, status=503, headers={"Retry-After": "30"}
                 )
             return _problem(500, "the document could not be stored; this is a fault in Smith")
+        if result.posts_queued:
+            where = "parked until the property has a channel" if result.parked else "queued"
+            note.posts = f"{result.posts_queued} post(s) {where}"
+        if result.level is not None:
+            note.level = result.level.value
+            if result.outcome is not PutOutcome.UNCHANGED:
+                GRADES.labels(level=result.level.value).inc()
         if judge_owed is not None and result.judge_pending:
             judge_owed()
         return web.json_response(result.summary(), status=202)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -21,7 +22,10 @@ from typing import Any
 
 from aiohttp import web
 
-Fault = str  # "rate_limit" | "server_error" | "ambiguous"
+# "rate_limit" (403 with Retry-After), "primary_limit" (403, remaining 0, reset in an hour),
+# "secondary_limit" (403 naming the secondary limit, no Retry-After), "server_error", "ambiguous"
+Fault = str
+PRIMARY_RESET_SECONDS = 3600
 
 
 @dataclass
@@ -111,6 +115,19 @@ class FakeGitHub:
                 {"message": "API rate limit exceeded"},
                 status=403,
                 headers={"Retry-After": "1", "X-RateLimit-Remaining": "0"},
+            )
+        if fault == "primary_limit":
+            reset = int(time.time()) + PRIMARY_RESET_SECONDS
+            return web.json_response(
+                {"message": "API rate limit exceeded for installation ID 1."},
+                status=403,
+                headers={"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(reset)},
+            )
+        if fault == "secondary_limit":
+            return web.json_response(
+                {"message": "You have exceeded a secondary rate limit. Please wait a few minutes."},
+                status=403,
+                headers={"X-RateLimit-Remaining": "4000"},
             )
         if fault == "server_error":
             return web.json_response({"message": "Server Error"}, status=500)

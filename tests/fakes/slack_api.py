@@ -23,7 +23,15 @@ from typing import Any
 
 from aiohttp import web
 
-from .slack_faults import DROP_AFTER_ACCEPT, HTTP_500, RATELIMITED, TIMEOUT, FaultPlan, PostingRateLimit
+from .slack_faults import (
+    DROP_AFTER_ACCEPT,
+    HTML_502,
+    HTTP_500,
+    RATELIMITED,
+    TIMEOUT,
+    FaultPlan,
+    PostingRateLimit,
+)
 from .slack_methods import HANDLERS, Bot, Handler, SlackError
 from .slack_socket import LINK_PATH, SocketModeEndpoint, SocketSession
 from .slack_state import (
@@ -292,6 +300,12 @@ class FakeSlack:
             return web.json_response({"ok": False, "error": "fatal_error"}, status=503)
         if fault == HTTP_500:
             return web.json_response({"ok": False, "error": "fatal_error"}, status=500)
+        if fault == HTML_502:
+            return web.Response(
+                text="<html><body><h1>502 Bad Gateway</h1></body></html>",
+                status=502,
+                content_type="text/html",
+            )
         if fault == RATELIMITED:
             return self._too_many_requests(method, params, retry_after=1)
         if fault not in (None, TIMEOUT, DROP_AFTER_ACCEPT):

@@ -15,7 +15,9 @@ HTTP_500: Final = "http_500"
 TIMEOUT: Final = "timeout"
 DROP_AFTER_ACCEPT: Final = "drop_after_accept"
 RATELIMITED: Final = "ratelimited"
-TRANSPORT_FAULTS: Final = frozenset({HTTP_500, TIMEOUT, DROP_AFTER_ACCEPT})
+# A proxy in front of Slack failing: an HTML page, no JSON, no Slack error string.
+HTML_502: Final = "html_502"
+TRANSPORT_FAULTS: Final = frozenset({HTTP_500, TIMEOUT, DROP_AFTER_ACCEPT, HTML_502})
 
 # Anything else must look like a Slack error string ("channel_not_found"), answered as ok: false.
 _SLACK_ERROR = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -5,9 +5,11 @@ acts this week with their agreement, and, for admins only, unlinked Slack users 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from typing import Any
 
+import pytest
 from sqlalchemy import Engine
 
 from tests.scenarios.listening import CHANNEL, Scene, running_scene, wait_until
@@ -92,3 +94,19 @@ async def test_someone_not_linked_is_told_so(engine: Engine) -> None:
         text = shown(await open_home(scene, "U0NEW"))
         assert "Your Slack account is not linked to Smith yet" in text
         assert "unbacked promise" not in text
+
+
+async def test_a_publish_failing_behind_a_proxy_is_logged_by_its_status(
+    engine: Engine, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Issue 24: an HTML 502 (no Slack error string) was logged as "views.publish failed: None".
+    async with running_scene(engine) as scene:
+        scene.fake.fail_next("views.publish", "html_502")
+        event = {"type": "app_home_opened", "user": "U0ANA", "channel": "D0HOME", "tab": "home"}
+        event["event_ts"] = f"{time.time():.6f}"
+        with caplog.at_level(logging.WARNING, logger="handlers.home"):
+            assert (await scene.post_event(event)).status == 200
+            await wait_until(lambda: bool(scene.fake.faults_served), what="the failed views.publish")
+            await wait_until(lambda: "views.publish failed" in caplog.text, what="the warning")
+        assert "views.publish failed (TransientFailure): slack answered 502" in caplog.text
+        assert "None" not in caplog.text
