@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cerebrus.exclusions import excluded
 from cerebrus.findings import Finding, data_missing, failed, passed
 from cerebrus.registry import check
 from cerebrus.text import fold
@@ -34,8 +35,21 @@ def no_internal_narration(view: TurnView) -> Finding:
     narration = view.compiled.text.narration
     tokens = view.tokens
     if narration.may_match(tokens):
-        for _, pattern, start, stop in narration.scan(tokens):
-            if pattern.language is None or applies(pattern, view.draft_language):
+        hits = [
+            (pattern, start, stop)
+            for _, pattern, start, stop in narration.scan(tokens)
+            if pattern.language is None or applies(pattern, view.draft_language)
+        ]
+        # "If the app isn't working for you..." instructs the reader: the exclusions take failure
+        # narration back (a language's phrasing). Machinery vocabulary is jargon wherever it stands.
+        phrased = [(start, stop) for pattern, start, stop in hits if pattern.language is not None]
+        taken_back = (
+            excluded(view.compiled.text.narration_exclusions, tokens, phrased, view.draft_language)
+            if phrased
+            else set()
+        )
+        for pattern, start, stop in hits:
+            if (start, stop) not in taken_back:
                 evidence.append(
                     draft_evidence(
                         view,

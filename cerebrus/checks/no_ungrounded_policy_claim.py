@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cerebrus.exclusions import excluded
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.text_rules import language_applies
@@ -27,9 +28,15 @@ def no_ungrounded_policy_claim(view: TurnView) -> Finding:
         return NO_PROMISE
     unbacked: list[Evidence] = []
     backed: list[Evidence] = []
+    # An offer ("would you like me to send someone?") or a package on the way promises no visit.
+    taken_back = excluded(
+        text.promise_exclusions, tokens, [(start, stop) for _, _, start, stop in hits], view.draft_language
+    )
     for _, entry, start, stop in hits:
         pattern_id, language, fact, tool, backed_detail, unbacked_detail = entry
         if language is not None and not language_applies(language, view.draft_language):
+            continue
+        if (start, stop) in taken_back:
             continue
         if fact is not None:
             grounded = not is_empty(view.parent.fact(fact))
