@@ -426,6 +426,9 @@ EXCLUSIONS: list[dict[str, Any]] = [
      "| back to normal)"},
     {"id": "exclude.fixed_since_es", "applies_to": "narration", "position": "after", "language": "es",
      "pattern": "(ya funciona | ya está funcionando | ya quedó | ya se arregló | ya está arreglado)"},
+    # "I can't see you right now" is about a person, not a record.
+    {"id": "exclude.see_person_en", "applies_to": "narration", "position": "overlap", "language": "en",
+     "pattern": "(see | meet | reach | hear) (you | him | her | them)"},
     # A building's own system (heating, alarm...) is no machinery of Clara's.
     {"id": "exclude.building_system_en", "applies_to": "narration", "position": "overlap", "language": "en",
      "pattern": "(heating | cooling | hvac | ac | alarm | fire | sprinkler | water | security | intercom | "
