@@ -94,10 +94,7 @@ SLOTS: dict[str, list[str]] = {
     # SPEC v3 also lists look up, pull up, load and retrieve: v2's narration.cant_retrieve_en fires on
     # those with or without a time phrase, so they are left out here (one receipt per narration).
     "access_verb": ["access", "see", "check", "open", "get into"],
-    "right_now": [
-        "right now", "at the moment", "currently", "on my end", "on our end", "just now",
-        "at this time",
-    ],
+    "right_now": ["right now", "at the moment", "currently", "on my end", "on our end"],
     "machinery_noun_es_v3": ["sistema", "programa", "plataforma", "portal", "herramienta"],
     "failure_es_v3": [
         # "está caído" is v2's narration.failure_es (está as filler, then caído).
