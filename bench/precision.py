@@ -203,10 +203,13 @@ def render_paraphrases(rules: cerebrus.Rules) -> str:
         ]
         for construction, tally in tallies.items():
             lines.append(
-                f"| {construction} | {tally.tp + tally.fn} | {tally.tp} | {tally.fp + tally.tn} | {tally.fp} | "
-                f"{_ratio(tally.precision)} | {_ratio(tally.recall)} |"
+                f"| {construction} | {tally.tp + tally.fn} | {tally.tp} | {tally.fp + tally.tn} | "
+                f"{tally.fp} | {_ratio(tally.precision)} | {_ratio(tally.recall)} |"
             )
-        for text in [*(f"missed: {t}" for t in missed(tallies)), *(f"flagged: {t}" for t in flagged(tallies))]:
+        for text in [
+            *(f"missed: {t}" for t in missed(tallies)),
+            *(f"flagged: {t}" for t in flagged(tallies)),
+        ]:
             lines.append(f"- {text}")
     return "\n".join(lines)
 

@@ -150,7 +150,8 @@ NARRATION: list[dict[str, Any]] = [
     {
         "id": "narration.modified_failure_en",
         "language": "en",
-        "pattern": "(our | my | the) [1-2] {machinery_noun} [0-4 {failure_filler}] ({failure} | {failure_v3})",
+        "pattern": "(our | my | the) [1-2] {machinery_noun} [0-4 {failure_filler}] "
+        "({failure} | {failure_v3})",
     },
     {
         "id": "narration.new_failure_en",

@@ -81,7 +81,9 @@ def excluded(
             if exclusion.language is None or language is None or exclusion.language == language
         ]
         taken_back.update(
-            hit for hit in in_sentence if any(_stands(position, hit, (s, e), folded) for position, s, e in found)
+            hit
+            for hit in in_sentence
+            if any(_stands(position, hit, (s, e), folded) for position, s, e in found)
         )
     return taken_back
 

@@ -111,10 +111,9 @@ class CompiledText:
         maintenance_intents: Iterable[str],
         exclusions: Sequence[Exclusion] = (),
     ) -> None:
-        _unique(
-            p.id
-            for p in (*narration, *interrogatives, *exclusions, *(q for r in promises for q in r.patterns))
-        )
+        patterns = (*narration, *interrogatives, *(q for r in promises for q in r.patterns))
+        pattern_ids = [p.id for p in patterns]
+        _unique([*pattern_ids, *(exclusion.id for exclusion in exclusions)])
         self.narration: PhraseSet[PhrasePattern] = PhraseSet(_compiled(narration, slots))
         compiled_exclusions = _compiled(exclusions, slots)
         # What takes a match back (cerebrus.exclusions), per check: scanned only when that check matched.

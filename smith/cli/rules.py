@@ -171,7 +171,8 @@ def regrade(
     since: Since = None,
     property_id: Annotated[str | None, typer.Option("--property", help="Only this property")] = None,
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Count what would change and list what newly flags; write nothing")
+        bool,
+        typer.Option("--dry-run", help="Count what would change and list what newly flags; write nothing"),
     ] = False,
 ) -> None:
     """Re-grade stored conversations with the current rubric (append-only) and bring Slack in line."""

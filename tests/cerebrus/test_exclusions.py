@@ -46,10 +46,18 @@ def test_narration_exclusions(draft: str, outcome: Outcome) -> None:
 @pytest.mark.parametrize(
     ("draft", "intent", "outcome"),
     [
-        ("Would you like me to send someone over this afternoon?", "maintenance_request", Outcome.NOT_CHECKED),
+        (
+            "Would you like me to send someone over this afternoon?",
+            "maintenance_request",
+            Outcome.NOT_CHECKED,
+        ),
         ("If you'd like, we'll send a plumber out.", "maintenance_request", Outcome.NOT_CHECKED),
         # A condition is no offer: the promise still stands (corpus case 38).
-        ("If it still won't budge, someone will be out by eight thirty.", "maintenance_request", Outcome.FAIL),
+        (
+            "If it still won't budge, someone will be out by eight thirty.",
+            "maintenance_request",
+            Outcome.FAIL,
+        ),
         ("Your replacement filter is on the way.", "maintenance_request", Outcome.NOT_CHECKED),
         ("Your refund is on the way, and a plumber is coming at 4.", "maintenance_request", Outcome.FAIL),
         ("Help is on the way!", "maintenance_request", Outcome.FAIL),
@@ -73,7 +81,12 @@ def test_an_exclusion_id_may_not_repeat_a_pattern_id() -> None:
         Rules.model_validate(
             {
                 "exclusions": [
-                    {"id": "narration.failure_en", "pattern": "if", "applies_to": "narration", "position": "before"}
+                    {
+                        "id": "narration.failure_en",
+                        "pattern": "if",
+                        "applies_to": "narration",
+                        "position": "before",
+                    }
                 ]
             }
         )

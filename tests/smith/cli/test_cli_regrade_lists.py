@@ -13,7 +13,8 @@ def test_a_dry_run_lists_the_conversations_that_now_flag(workdir: Path) -> None:
     # Graded first under rules without the progressive visit form ("our maintenance tech is headed over").
     old_rules = workdir / "old.toml"
     old_rules.write_text(
-        '[[promises]]\nid = "vendor_visit"\npatterns = [{ id = "visit.trade_on_the_way_en", enabled = false }]\n',
+        '[[promises]]\nid = "vendor_visit"\n'
+        'patterns = [{ id = "visit.trade_on_the_way_en", enabled = false }]\n',
         encoding="utf-8",
     )
     # Corpus case 44, a month earlier: `regrade` looks at conversations settled up to now.
