@@ -82,7 +82,7 @@ SLOTS: dict[str, list[str]] = {
     # --- v3 failure narration as people phrase it (SPEC §3.2) ---
     "failure_v3": [
         "glitching", "acting up", "having issues", "having problems", "not letting me",
-        "isn't letting me", "won't let me", "not loading", "isn't loading", "giving me an error",
+        "isn't letting me", "not loading", "isn't loading", "giving me an error",
         "throwing an error",
     ],
     "hedge": ["seems to be", "appears to be", "looks to be", "seem to be", "appear to be"],
