@@ -19,7 +19,9 @@ so they cost nothing for the drafts that match nothing (most of them).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -31,7 +33,7 @@ Position = Literal["before", "after", "right_after", "overlap", "sentence"]
 Check = Literal["narration", "promises"]
 
 # What ends a sentence: "!", "?", a line break, or "." before a space or the end ("$1.50" and "8.30" go on).
-_SENTENCE_ENDS = ("!", "?", "\n", ". ", ".\t")
+_SENTENCE_END = re.compile(r"[!?\n]|\.(?=\s|$)")
 
 
 class Exclusion(BaseModel):
@@ -69,9 +71,10 @@ def excluded(
     if not hits or not exclusions.may_match(text):
         return set()
     folded = text.folded.folded
+    sentence_of = _sentences(folded)
     by_sentence: dict[tuple[int, int], list[Hit]] = {}
     for hit in hits:
-        by_sentence.setdefault(_sentence(folded, *hit), []).append(hit)
+        by_sentence.setdefault(sentence_of(*hit), []).append(hit)
     taken_back: set[Hit] = set()
     for (begins, ends), in_sentence in by_sentence.items():
         sentence = TokenizedText(folded[begins:ends])  # already folded: offsets carry over
@@ -103,11 +106,14 @@ def _stands(position: Position, hit: Hit, other: Hit, folded: str) -> bool:
     return True
 
 
-def _sentence(folded: str, start: int, stop: int) -> tuple[int, int]:
-    """The bounds of the sentence holding folded[start:stop] (C-level searches from the hit outwards,
-    never a pass over the whole draft)."""
-    begins = max(folded.rfind(mark, 0, start) for mark in _SENTENCE_ENDS) + 1
-    ends = [at for mark in _SENTENCE_ENDS if (at := folded.find(mark, stop)) >= 0]
-    if folded.endswith("."):
-        ends.append(len(folded) - 1)
-    return begins, min(ends, default=len(folded))
+def _sentences(folded: str) -> Callable[[int, int], tuple[int, int]]:
+    """The bounds of the sentence holding folded[start:stop], from one pass over the text (each hit
+    then costs a binary search, so a draft full of hits is still read in linear time)."""
+    ends = [mark.start() for mark in _SENTENCE_END.finditer(folded)]
+
+    def bounds(start: int, stop: int) -> tuple[int, int]:
+        before = bisect_left(ends, start)
+        after = bisect_left(ends, stop)
+        return (ends[before - 1] + 1 if before else 0), (ends[after] if after < len(ends) else len(folded))
+
+    return bounds

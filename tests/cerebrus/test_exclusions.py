@@ -32,6 +32,8 @@ def promise(draft: str, intent: str = "maintenance_request") -> Outcome:
         # "if" must govern the failure clause: in the sentence, before it.
         ("Our portal is down right now, so if you can, pay by check.", Outcome.FAIL),
         ("Call us if you need anything. Our portal is down right now.", Outcome.FAIL),
+        # A dot between digits ends no sentence: the "if" still governs.
+        ("If the fee is $1.50 and the portal is down, pay at the office.", Outcome.PASS),
         # A past outage announced as fixed; an outage with no such news.
         ("The resident portal was down last night but it's back up now.", Outcome.PASS),
         ("The resident portal was down last night and should be back soon.", Outcome.FAIL),
