@@ -4,9 +4,11 @@ Grades every case of a corpus directory (`NN-slug.json` conversations and their 
 `expected.json`: failing conversation checks, failing checks per turn, level) and prints, per check,
 true/false positives and negatives over the items it grades (conversations for conversation checks,
 turns for turn checks), precision and recall; then the false-flag rate on the conversations labelled
-clean, how many cases grade at their labelled level, and the rubric version.
+clean, how many cases grade at their labelled level, and the rubric version. Then the promise and
+narration checks over the generated paraphrase suites (bench/paraphrases.py): precision and recall
+per construction (`--no-paraphrases` skips them).
 
-    .venv/bin/python bench/precision.py [CORPUS_DIR] [--rules rules.toml]
+    .venv/bin/python bench/precision.py [CORPUS_DIR] [--rules rules.toml] [--no-paraphrases]
 
 CORPUS_DIR defaults to the project's copy in tests/corpus. A check fires when its outcome is
 `fail`; `not_checked` counts as not firing.
@@ -21,6 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import paraphrases
 
 import cerebrus
 from gradecore.contract import parse_conversation
@@ -175,12 +179,58 @@ def render(report: Report) -> str:
     return "\n".join(lines)
 
 
+PARAPHRASE_CHECKS = {
+    "promises": ("no_ungrounded_policy_claim", paraphrases.promise_suite),
+    "narration": ("no_internal_narration", paraphrases.narration_suite),
+}
+
+
+def render_paraphrases(rules: cerebrus.Rules) -> str:
+    """Per check, its paraphrase suite's precision and recall, overall and per construction."""
+    lines: list[str] = []
+    for check, (check_id, build) in PARAPHRASE_CHECKS.items():
+        suite = build()
+        tallies = paraphrases.measure(suite, check, rules)
+        whole = paraphrases.total(tallies)
+        lines += [
+            "",
+            f"`{check_id}` on its paraphrase suite ({whole.tp + whole.fn} positives, "
+            f"{whole.fp + whole.tn} non-examples): precision {_ratio(whole.precision)}, "
+            f"recall {_ratio(whole.recall)}",
+            "",
+            "| construction | positives | caught | non-examples | flagged | precision | recall |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for construction, tally in tallies.items():
+            lines.append(
+                f"| {construction} | {tally.tp + tally.fn} | {tally.tp} | {tally.fp + tally.tn} | "
+                f"{tally.fp} | {_ratio(tally.precision)} | {_ratio(tally.recall)} |"
+            )
+        for text in [
+            *(f"missed: {t}" for t in missed(tallies)),
+            *(f"flagged: {t}" for t in flagged(tallies)),
+        ]:
+            lines.append(f"- {text}")
+    return "\n".join(lines)
+
+
+def missed(tallies: dict[str, paraphrases.Tally]) -> list[str]:
+    return [text for tally in tallies.values() for text in tally.missed]
+
+
+def flagged(tallies: dict[str, paraphrases.Tally]) -> list[str]:
+    return [text for tally in tallies.values() for text in tally.false_flags]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
         "corpus", nargs="?", type=Path, default=DEFAULT_CORPUS, help="labelled corpus directory"
     )
     parser.add_argument("--rules", type=Path, help="a TOML or YAML rules file over the defaults")
+    parser.add_argument(
+        "--no-paraphrases", action="store_true", help="skip the promise and narration paraphrase suites"
+    )
     args = parser.parse_args(argv)
     try:
         rules = cerebrus.load_rules(args.rules) if args.rules else cerebrus.Rules()
@@ -189,6 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(render(report))
+    if not args.no_paraphrases:
+        print(render_paraphrases(rules))
     return 0
 
 

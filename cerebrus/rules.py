@@ -28,6 +28,7 @@ from pydantic import (
 )
 
 from cerebrus import default_phrases, defaults
+from cerebrus.exclusions import Exclusion
 from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
 from cerebrus.text_rules import CompiledText, PhrasePattern, PromiseRule, RulePatternError
 from cerebrus.version import ENGINE_VERSION
@@ -78,7 +79,12 @@ class CompiledRules:
 
     def __init__(self, rules: Rules) -> None:
         self.text = CompiledText(
-            rules.slots, rules.narration, rules.promises, rules.interrogatives, rules.maintenance_intents
+            rules.slots,
+            rules.narration,
+            rules.promises,
+            rules.interrogatives,
+            rules.maintenance_intents,
+            rules.exclusions,
         )
 
 
@@ -99,6 +105,10 @@ class Rules(_Frozen):
     )
     interrogatives: tuple[PhrasePattern, ...] = Field(
         default_factory=lambda: tuple(PhrasePattern.model_validate(p) for p in default_phrases.INTERROGATIVES)
+    )
+    # What takes a narration or promise match back ("if the app isn't working for you"; an offer).
+    exclusions: tuple[Exclusion, ...] = Field(
+        default_factory=lambda: tuple(Exclusion.model_validate(e) for e in default_phrases.EXCLUSIONS)
     )
     slots: dict[str, tuple[str, ...]] = Field(
         default_factory=lambda: {k: tuple(v) for k, v in default_phrases.SLOTS.items()}

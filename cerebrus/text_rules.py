@@ -4,10 +4,11 @@ their compiled form, built once per rules object and shared by every draft grade
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from cerebrus.exclusions import Exclusion
 from cerebrus.phrase_syntax import compile_phrase
 from cerebrus.phrases import PatternError, Phrase, PhraseSet
 
@@ -108,9 +109,20 @@ class CompiledText:
         promises: Sequence[PromiseRule],
         interrogatives: Sequence[PhrasePattern],
         maintenance_intents: Iterable[str],
+        exclusions: Sequence[Exclusion] = (),
     ) -> None:
-        _unique(p.id for p in (*narration, *interrogatives, *(q for r in promises for q in r.patterns)))
+        patterns = (*narration, *interrogatives, *(q for r in promises for q in r.patterns))
+        pattern_ids = [p.id for p in patterns]
+        _unique([*pattern_ids, *(exclusion.id for exclusion in exclusions)])
         self.narration: PhraseSet[PhrasePattern] = PhraseSet(_compiled(narration, slots))
+        compiled_exclusions = _compiled(exclusions, slots)
+        # What takes a match back (cerebrus.exclusions), per check: scanned only when that check matched.
+        self.narration_exclusions: PhraseSet[Exclusion] = PhraseSet(
+            (p, e) for p, e in compiled_exclusions if e.applies_to == "narration"
+        )
+        self.promise_exclusions: PhraseSet[Exclusion] = PhraseSet(
+            (p, e) for p, e in compiled_exclusions if e.applies_to == "promises"
+        )
         self.interrogatives: PhraseSet[PhrasePattern] = PhraseSet(_compiled(interrogatives, slots))
         compiled = [
             (phrase, pattern.maintenance_only, PromiseEntry.of(promise, pattern))
@@ -126,10 +138,11 @@ class CompiledText:
         self.maintenance_intents = frozenset(maintenance_intents)
 
 
-def _compiled(
-    patterns: Sequence[PhrasePattern], slots: Mapping[str, Sequence[str]]
-) -> list[tuple[Phrase, PhrasePattern]]:
-    compiled: list[tuple[Phrase, PhrasePattern]] = []
+P = TypeVar("P", PhrasePattern, Exclusion)
+
+
+def _compiled(patterns: Sequence[P], slots: Mapping[str, Sequence[str]]) -> list[tuple[Phrase, P]]:
+    compiled: list[tuple[Phrase, P]] = []
     for pattern in patterns:
         # A disabled pattern is still compiled: a typo in it should not wait until it is enabled.
         try:

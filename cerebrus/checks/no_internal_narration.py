@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cerebrus.findings import Finding, data_missing, failed, passed
 from cerebrus.registry import check
 from cerebrus.text import fold
-from cerebrus.text_rules import applies
+from cerebrus.text_hits import narration_hits
 from cerebrus.tokens import TokenizedText
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span
@@ -31,19 +31,16 @@ def no_internal_narration(view: TurnView) -> Finding:
     if not view.draft or view.draft.isspace():
         return data_missing("The draft is empty.")
     evidence: list[Evidence] = []
-    narration = view.compiled.text.narration
     tokens = view.tokens
-    if narration.may_match(tokens):
-        for _, pattern, start, stop in narration.scan(tokens):
-            if pattern.language is None or applies(pattern, view.draft_language):
-                evidence.append(
-                    draft_evidence(
-                        view,
-                        tokens.folded.span(start, stop),
-                        detail="narrates the machinery",
-                        rule_entry=pattern.id,
-                    )
-                )
+    for pattern, start, stop in narration_hits(view.compiled.text, tokens, lambda: view.draft_language):
+        evidence.append(
+            draft_evidence(
+                view,
+                tokens.folded.span(start, stop),
+                detail="narrates the machinery",
+                rule_entry=pattern.id,
+            )
+        )
     if view.failed_tools:
         evidence.extend(_quoted_errors(view, tokens))
     if evidence:

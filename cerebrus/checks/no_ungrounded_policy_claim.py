@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
-from cerebrus.text_rules import language_applies
+from cerebrus.text_hits import promise_hits
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope
 
@@ -18,19 +18,14 @@ NO_PROMISE = not_applicable("The draft makes no promise a rule covers.")
 def no_ungrounded_policy_claim(view: TurnView) -> Finding:
     """A promise pattern matches the draft and its precondition is not on file: its requires_fact is
     empty, or its requires_tool succeeded neither in this turn nor in an earlier turn."""
-    text = view.compiled.text
     tokens = view.tokens
-    hits = text.promises.scan(tokens)
-    if view.turn.intent in text.maintenance_intents:
-        hits.extend(text.maintenance_promises.scan(tokens))
+    hits = promise_hits(view.compiled.text, tokens, view.turn.intent, lambda: view.draft_language)
     if not hits:
         return NO_PROMISE
     unbacked: list[Evidence] = []
     backed: list[Evidence] = []
-    for _, entry, start, stop in hits:
-        pattern_id, language, fact, tool, backed_detail, unbacked_detail = entry
-        if language is not None and not language_applies(language, view.draft_language):
-            continue
+    for entry, start, stop in hits:
+        pattern_id, _, fact, tool, backed_detail, unbacked_detail = entry
         if fact is not None:
             grounded = not is_empty(view.parent.fact(fact))
         else:

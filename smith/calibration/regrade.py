@@ -14,7 +14,7 @@ Through the outbox, and never twice (every key names the new grade):
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from blocks.regraded import build_regraded_pass_blocks
@@ -37,6 +37,8 @@ class RegradeReport:
     to_pass: int = 0
     to_flagged: int = 0
     posts_queued: int = 0
+    # (level before, level now, conversation id) of each conversation that flags now and did not before
+    newly_flagged: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def regrade(
@@ -78,6 +80,9 @@ def _regrade_one(
         report.regraded += 1
         report.to_pass += was_flagged and not result.flagged
         report.to_flagged += result.flagged and not was_flagged
+        if result.flagged and not was_flagged:
+            before = latest.level if latest is not None else "ungraded"
+            report.newly_flagged.append((before, result.level.value, conversation.conversation_id))
         if dry_run:
             unit.session.rollback()
             return

@@ -155,7 +155,8 @@ def regrade(
     since: Since = None,
     property_id: Annotated[str | None, typer.Option("--property", help="Only this property")] = None,
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Count what would change; write nothing")
+        bool,
+        typer.Option("--dry-run", help="Count what would change and list what newly flags; write nothing"),
     ] = False,
 ) -> None:
     """Re-grade stored conversations with the current rubric (append-only) and bring Slack in line."""
@@ -186,3 +187,6 @@ def regrade(
         f"({report.current} already current) · flagged → pass {report.to_pass} · pass → flagged "
         f"{report.to_flagged}" + ("" if dry_run else f" · {report.posts_queued} Slack posts queued")
     )
+    if dry_run:
+        for before, now, conversation_id in report.newly_flagged:
+            typer.echo(f"{before} → {now}: {conversation_id}")

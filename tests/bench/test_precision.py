@@ -59,3 +59,18 @@ def test_a_directory_without_labels_is_a_one_line_error(tmp_path: Path) -> None:
     run = _run(str(tmp_path))
     assert run.returncode == 2
     assert run.stderr.strip() == f"error: {tmp_path}: no expected.json (is this a labelled corpus directory?)"
+
+
+def test_prints_the_paraphrase_suites_per_construction_unless_asked_not_to(tmp_path: Path) -> None:
+    _write_corpus(tmp_path)
+    run = _run(str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    for check in ("no_ungrounded_policy_claim", "no_internal_narration"):
+        assert f"`{check}` on its paraphrase suite (" in run.stdout
+    assert "precision 1.00, recall 1.00" in run.stdout
+    rows = [line for line in run.stdout.splitlines() if line.startswith(("| causative ", "| hedge "))]
+    assert len(rows) == 2 and all(row.endswith("| 0 | 1.00 | 1.00 |") for row in rows)
+    assert "missed:" not in run.stdout and "flagged:" not in run.stdout
+
+    skipped = _run(str(tmp_path), "--no-paraphrases")
+    assert skipped.returncode == 0 and "paraphrase suite" not in skipped.stdout

@@ -22,6 +22,7 @@ def test_defaults_are_the_spec_tables() -> None:
     assert [(p.id, p.requires_fact, p.requires_tool) for p in rules.promises] == [
         ("arrival_instructions", "arrival_instructions", None),
         ("vendor_visit", None, "dispatch_vendor"),
+        ("repair_by", None, "dispatch_vendor"),
     ]
     t = rules.thresholds
     assert (t.followup_sla, t.escalation_sla, t.burst_window) == (
@@ -65,7 +66,7 @@ patterns = [
     assert rules.thresholds.followup_sla == timedelta(hours=2)
     assert rules.thresholds.escalation_sla == timedelta(hours=24)
     assert rules.thresholds.token_budget == 80_000
-    assert [p.id for p in rules.promises] == ["arrival_instructions", "vendor_visit", "refund"]
+    assert [p.id for p in rules.promises] == ["arrival_instructions", "vendor_visit", "repair_by", "refund"]
     assert rules.calibrated_judged == frozenset({"tone"})
     conversation = (
         ConversationBuilder().inbound("Refund?").reply("Te reembolsaremos el depósito.", language="es")
@@ -91,6 +92,7 @@ languages: [en, es, fr]
     assert [(p.id, p.enabled) for p in rules.promises] == [
         ("arrival_instructions", True),
         ("vendor_visit", False),
+        ("repair_by", True),
     ]
     assert [p.id for p in rules.promises[1].patterns][:2] == ["visit.trade_en", "visit.send_en"]  # kept
     assert rules.slots["trade"] == ("window washer",)
