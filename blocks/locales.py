@@ -51,8 +51,9 @@ class SentenceFacts:
     fact_keys: Sequence[str] = ()
 
 
-def plural(count: int, forms: Mapping[str, str], locale: str) -> str:
-    """The form of a phrase for `count` by the locale's CLDR plural rules (Babel), `{n}` filled in.
+def plural(count: int, forms: Mapping[str, str], locale: str, **fields: str) -> str:
+    """The form of a phrase for `count` by the locale's CLDR plural rules (Babel), `{n}` (and any
+    other `fields`) filled in.
 
     `forms` maps a CLDR plural category (`one`, `other`, and `many`… where a language has them) to a
     template; a category the caller did not give falls back to `other`. So agreement ("1 correcta",
@@ -60,7 +61,7 @@ def plural(count: int, forms: Mapping[str, str], locale: str) -> str:
     """
     category = Locale.parse(locale).plural_form(count)
     template = forms.get(category, forms["other"])
-    return template.format(n=count)
+    return template.format(n=count, **fields)
 
 
 def local_moment(moment: datetime, timezone: str, locale: str) -> str:

@@ -165,23 +165,29 @@ def _and(names: Sequence[str]) -> str:
 
 
 def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> str:
-    """`14 checks passed or failed · not looked at this time: tone, pacing`.
+    """`14 checks ran · tone and pacing not rated this time · not checked: the reply's language`.
 
-    `not_checked` pairs a check's name with why (a NotCheckedWhy value). Only what a reader could have
-    expected to be looked at is named; checks that did not apply, and why each was skipped, are
-    engineering detail (the post's metadata).
+    `not_checked` pairs a check's name with why (a NotCheckedWhy value). Judged dimensions are said to
+    be *not rated*, so "pacing" not rated never reads as contradicting a pacing check that failed.
+    Checks that did not apply, and why each one was skipped, are engineering detail (the metadata).
     """
     line = locales.plural(checks_run, {"one": "{n} check ran", "other": "{n} checks ran"}, LOCALE)
-    skipped = list(
-        dict.fromkeys(
-            _CHECK_NAMES.get(check, check.replace("_", " "))
-            for check, why in not_checked
-            if why != "not_applicable"
-        )
-    )
-    if skipped:
-        line += f" · not looked at this time: {_and(skipped)}"
+    judged = _subjects(not_checked, judged=True)
+    others = _subjects(not_checked, judged=False)
+    if judged:
+        line += f" · {_and(judged)} not rated this time"
+    if others:
+        line += f" · not checked: {_and(others)}"
     return line
+
+
+def _subjects(not_checked: Sequence[tuple[str, str]], *, judged: bool) -> list[str]:
+    names = [
+        _CHECK_NAMES.get(check, check.replace("_", " "))
+        for check, why in not_checked
+        if why != "not_applicable" and (why in _JUDGE_WHYS or why == "judge_pending") == judged
+    ]
+    return list(dict.fromkeys(names))
 
 
 def how_to_respond() -> str:
@@ -535,7 +541,25 @@ _FACT_NAMES = {
     "amounts": "amounts",
 }
 # A check's subject in words, for "not looked at this time: tone, pacing".
-_CHECK_NAMES = {"tone": "tone", "pacing": "pacing"}
+_CHECK_NAMES = {
+    "tone": "tone",
+    "pacing": "pacing",
+    "reply_language_matches": "the reply's language",
+    "required_facts_present": "the property's information",
+    "required_facts_in_context": "what Clara was told",
+    "amounts_match_ledger": "amounts",
+    "mandated_tools_called": "look-ups",
+    "tools_succeeded": "look-ups",
+    "followup_exists": "unanswered questions",
+    "escalation_closed": "hand-offs to staff",
+    "no_ungrounded_policy_claim": "promises",
+    "no_access_code_to_prospect": "access codes",
+    "no_internal_narration": "talk about Clara's inner workings",
+    "one_message_per_trigger": "double answers",
+    "not_truncated": "cut-off answers",
+    "loop_progress": "going round in circles",
+    "token_budget": "cost",
+}
 DETAIL_HEADING = "Detail for engineers"
 REGRADED_HEADER = "PASS · looked at again"
 
@@ -571,13 +595,21 @@ def _plain_sentence(slug: str, facts: SentenceFacts) -> str | None:
     """One plain sentence per failure, for the person who has to act on it (None: the grader's own)."""
     known = _and([fact_name(key) for key in dict.fromkeys(facts.fact_keys)]) if facts.fact_keys else ""
     backed_by = "nothing was booked or confirmed" if facts.tools else "nothing on file backs it"
+    quoted = " and ".join(dict.fromkeys(facts.quotes))
     sentences = {
         "access_code_to_prospect": "Clara gave an access code to a prospect.",
         "internal_narration": "Clara talked about her own inner workings instead of just answering.",
         "unbacked_promise": f"Clara made a promise, but {backed_by}.",
-        "amount_mismatch": "Clara quoted an amount that matches nothing on file.",
-        "unanswered_question": "Their last question got no answer.",
-        "escalation_left_open": "A hand-off to staff is still open past its deadline.",
+        "amount_mismatch": (
+            f"Clara quoted {quoted}, which matches no amount on file."
+            if quoted
+            else "Clara quoted an amount that matches nothing on file."
+        ),
+        "amount_for_the_wrong_item": (
+            f"Clara quoted {quoted}, but that is the amount of something else."
+            if quoted
+            else "Clara quoted the amount of something else."
+        ),
         "double_send": "They got two different answers to the same message.",
         "truncated": "Clara's answer was cut off before the end.",
         "fact_missing": (

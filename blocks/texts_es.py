@@ -74,6 +74,13 @@ _REASON_TITLES = {
     "mandated_tool_skipped": "consulta omitida",
     "loop_stalled": "bucle sin avance",
     "clean": "sin problemas",
+    "amount_for_the_wrong_item": "importe de otro concepto",
+    "harmful_tone": "tono dañino",
+    "poor_tone": "tono deficiente",
+    "tone_needs_polish": "tono mejorable",
+    "harmful_pacing": "ritmo dañino",
+    "poor_pacing": "ritmo deficiente",
+    "pacing_needs_polish": "ritmo mejorable",
 }
 _WHAT_TO_DO = {
     "no_access_code_to_prospect": "revisa el código de acceso — cámbialo si un interesado no debía tenerlo",
@@ -141,6 +148,11 @@ def check_sentence(slug: str, facts: SentenceFacts) -> str | None:
             if facts.quotes
             else "Clara indicó un importe que no coincide con ninguno registrado."
         ),
+        "amount_for_the_wrong_item": (
+            f"Clara indicó {_quoted(facts)}, pero ese es el importe de otro concepto."
+            if facts.quotes
+            else "Clara indicó el importe de otro concepto."
+        ),
         "unanswered_question": "Su última pregunta quedó sin respuesta.",
         "escalation_left_open": "Un traspaso al personal sigue abierto pasado su plazo.",
         "double_send": "Recibió dos respuestas distintas al mismo mensaje.",
@@ -207,16 +219,33 @@ def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> 
     line = locales.plural(
         checks_run, {"one": "Se hizo {n} comprobación", "other": "Se hicieron {n} comprobaciones"}, LOCALE
     )
-    skipped = list(
-        dict.fromkeys(
-            _CHECK_NAMES.get(check, check.replace("_", " "))
-            for check, why in not_checked
-            if why != "not_applicable"
+    judged = _subjects(not_checked, judged=True)
+    others = _subjects(not_checked, judged=False)
+    # «no se valoró el tono», «no se valoraron el tono y el ritmo»: el verbo concuerda con el sujeto.
+    if judged:
+        line += " · " + locales.plural(
+            len(judged),
+            {"one": "esta vez no se valoró {names}", "other": "esta vez no se valoraron {names}"},
+            LOCALE,
+            names=_and(judged),
         )
-    )
-    if skipped:
-        line += f" · esta vez no se revisó: {_and(skipped)}"
+    if others:
+        line += " · " + locales.plural(
+            len(others),
+            {"one": "no se comprobó {names}", "other": "no se comprobaron {names}"},
+            LOCALE,
+            names=_and(others),
+        )
     return line
+
+
+def _subjects(not_checked: Sequence[tuple[str, str]], *, judged: bool) -> list[str]:
+    names = [
+        _CHECK_NAMES.get(check, "otras comprobaciones")
+        for check, why in not_checked
+        if why != "not_applicable" and (why in _JUDGE_WHYS or why == "judge_pending") == judged
+    ]
+    return list(dict.fromkeys(names))
 
 
 def how_to_respond() -> str:
@@ -472,7 +501,25 @@ _FACT_NAMES = {
     "access_codes": "los códigos de acceso",
     "amounts": "los importes",
 }
-_CHECK_NAMES = {"tone": "el tono", "pacing": "el ritmo"}
+_CHECK_NAMES = {
+    "tone": "el tono",
+    "pacing": "el ritmo",
+    "reply_language_matches": "el idioma de la respuesta",
+    "required_facts_present": "la información de la propiedad",
+    "required_facts_in_context": "lo que se le dijo a Clara",
+    "amounts_match_ledger": "los importes",
+    "mandated_tools_called": "las consultas",
+    "tools_succeeded": "las consultas",
+    "followup_exists": "las preguntas sin respuesta",
+    "escalation_closed": "los traspasos al personal",
+    "no_ungrounded_policy_claim": "las promesas",
+    "no_access_code_to_prospect": "los códigos de acceso",
+    "no_internal_narration": "si Clara habla de su funcionamiento interno",
+    "one_message_per_trigger": "las respuestas dobles",
+    "not_truncated": "las respuestas cortadas",
+    "loop_progress": "si Clara da vueltas sin avanzar",
+    "token_budget": "el coste",
+}
 DETAIL_HEADING = "Detalle para ingenieros"
 REGRADED_HEADER = "PASS · revisada de nuevo"
 

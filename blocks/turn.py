@@ -14,7 +14,6 @@ from blocks.common import (
     PostContent,
     access_codes,
     bold,
-    context,
     correct_grade_actions,
     escape,
     grade_metadata,
