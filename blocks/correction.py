@@ -121,7 +121,9 @@ def build_correction_view(
     engineering = detail_lines(machine.dimensions, machine.rubric_version)
     if engineering:
         blocks.append(
-            listed_section(texts.DETAIL_HEADING, [f"• {escape(line)}" for line in engineering], _MAX_DETAIL_LINES)
+            listed_section(
+                texts.DETAIL_HEADING, [f"• {escape(line)}" for line in engineering], _MAX_DETAIL_LINES
+            )
         )
     return View(
         type="modal",

@@ -23,7 +23,11 @@ def build_regraded_pass_blocks(
 ) -> PostContent:
     texts = deck_for(locale)
     line, why = texts.regraded_pass_lines()
-    blocks = [header(texts.REGRADED_HEADER), section(escape(line)), context(escape(f"{property_name} · {why}"))]
+    blocks = [
+        header(texts.REGRADED_HEADER),
+        section(escape(line)),
+        context(escape(f"{property_name} · {why}")),
+    ]
     return PostContent(
         blocks=list(blocks),
         text=clip(escape(f"{property_name}: {line}"), MAX_FALLBACK_TEXT),

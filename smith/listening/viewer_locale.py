@@ -23,9 +23,7 @@ MAX_CACHED = 10_000  # a bound, so a workspace's worth of viewers cannot grow th
 class ViewerLocales:
     """`users.info` locales by Slack user id, each answer kept for `ttl` seconds."""
 
-    def __init__(
-        self, ttl: float = DEFAULT_TTL_SECONDS, clock: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, ttl: float = DEFAULT_TTL_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         self._ttl = ttl
         self._clock = clock
         self._cache: dict[str, tuple[str | None, float]] = {}

@@ -49,7 +49,9 @@ def test_headline_is_worst_level_and_reason_title() -> None:
 
 def test_says_who_and_when_in_the_propertys_time_zone() -> None:
     # The other party's first name and role, the channel, and the local time of the flagged turn.
-    assert "Lampliter · SMS with Morgan (prospect) · Tue 24 Nov, 9:02 AM" in block_texts(build(lampliter()))[1]
+    assert (
+        "Lampliter · SMS with Morgan (prospect) · Tue 24 Nov, 9:02 AM" in block_texts(build(lampliter()))[1]
+    )
     assert "Camellia · Email with Jordan (prospect) · Fri 17 Jul, 10:03 AM" in visible_text(
         build(camellia_double_send())
     )
@@ -89,7 +91,12 @@ def test_counts_flagged_turns_or_says_none_was() -> None:
 def test_flagged_count_says_how_many_the_thread_explains() -> None:
     grade, conversation = lampliter()
     content = build_conversation_blocks(
-        grade, conversation, machine_grade_id=None, conversation_url=None, idempotency_key="k", turns_in_thread=0
+        grade,
+        conversation,
+        machine_grade_id=None,
+        conversation_url=None,
+        idempotency_key="k",
+        turns_in_thread=0,
     )
     text = visible_text(content)
     assert "the first 0 are explained" in text and "each one is explained" not in text
@@ -198,9 +205,7 @@ def test_scope_statement_turns_check_ids_into_words_and_says_why() -> None:
     failing = dim("mandated_tools_called", Layer.LOOP)
     grade = conversation_grade(conversation, [], [turn_grade("turn-0", "out0", 1, [failing, short, tone])])
     text = visible_text(build((grade, conversation)))
-    assert (
-        "1 check ran · tone not rated this time · not checked: the reply's language" in text
-    )
+    assert "1 check ran · tone not rated this time · not checked: the reply's language" in text
     assert "reply_language_matches" not in text and "reply language matches" not in text
 
 

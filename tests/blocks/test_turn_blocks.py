@@ -21,7 +21,6 @@ from tests.blocks.factories import (
 )
 from tests.blocks.reading import block_texts, button_value, visible_text
 
-
 OURS = "A problem on our side (engineers are told)"
 
 
