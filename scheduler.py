@@ -163,8 +163,8 @@ class Jobs:
         }
 
     def _queue_summary(self, report: SweepReport, *, key: PostKey) -> None:
-        if self.config.triage_channel is None:
-            return
+        if self.config.triage_channel is None or not _sweep_has_news(report):
+            return  # a summary of nothing is noise (SPEC §7 v3)
         sections: list[tuple[str, list[DigestLine]]] = [
             (
                 "Fixture drafts written",
@@ -194,6 +194,11 @@ class Jobs:
         if self.config.triage_channel is None:
             return {"posted": False}
         now = self.clock()
+        with self.store.unit() as unit:
+            first = unit.grades.first_graded_at()
+        if first is None or first > now - timedelta(days=7):
+            # The first digest waits for a full week of grades: before that, every figure is empty.
+            return {"posted": False, "why": "no full week of grades yet"}
         disagreed = disagreement_digest_lines(self.store, now - timedelta(days=7), now)
         with self.store.unit() as unit:
             sections = digest_sections(unit, now, judge_drift=drift, rule_disagreements=disagreed)
@@ -213,6 +218,21 @@ class Jobs:
         if self.judge is None or not self.judge.enabled:
             return None
         return (await measure_drift(self.store, self.judge)).lines()
+
+
+def _sweep_has_news(report: SweepReport) -> bool:
+    """The sweep wrote or filed something, or has a problem to report."""
+    tickets = report.tickets
+    return any(
+        (
+            any(report.written.values()),
+            tickets.new,
+            tickets.reopened,
+            report.refused,
+            report.failed,
+            report.parked,
+        )
+    )
 
 
 def _ticket_line(link: TicketLink) -> DigestLine:
