@@ -165,27 +165,7 @@ class Jobs:
     def _queue_summary(self, report: SweepReport, *, key: PostKey) -> None:
         if self.config.triage_channel is None or not _sweep_has_news(report):
             return  # a summary of nothing is noise (SPEC §7 v3)
-        sections: list[tuple[str, list[DigestLine]]] = [
-            (
-                "Fixture drafts written",
-                [f"{kind}: {count}" for kind, count in sorted(report.written.items())] or ["none"],
-            ),
-            ("New integration tickets", [_ticket_line(link) for link in report.tickets.new] or ["none"]),
-            (
-                "Reopened: it happened again",
-                [_ticket_line(link) for link in report.tickets.reopened] or ["none"],
-            ),
-            (
-                "Refused (would leak, or could not be built)",
-                [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
-            ),
-        ]
-        if report.failed or report.parked:
-            problems: list[DigestLine] = [f"verdict {v} failed: {why}" for v, why in report.failed]
-            problems += [f"verdict {v} parked: {why}" for v, why in report.parked]
-            sections.append(
-                ("Failed (tried again next night) or parked (set aside after repeated failures)", problems)
-            )
+        sections = sweep_summary_sections(report)
         self._queue_triage(
             build_digest_blocks(sections, title="Nightly D8 sweep", idempotency_key=key), key, "digest"
         )
@@ -218,6 +198,32 @@ class Jobs:
         if self.judge is None or not self.judge.enabled:
             return None
         return (await measure_drift(self.store, self.judge)).lines()
+
+
+def sweep_summary_sections(report: SweepReport) -> list[tuple[str, list[DigestLine]]]:
+    """The triage channel's summary of one sweep, as headed lists (the gallery renders it too)."""
+    sections: list[tuple[str, list[DigestLine]]] = [
+        (
+            "Fixture drafts written",
+            [f"{kind}: {count}" for kind, count in sorted(report.written.items())] or ["none"],
+        ),
+        ("New integration tickets", [_ticket_line(link) for link in report.tickets.new] or ["none"]),
+        (
+            "Reopened: it happened again",
+            [_ticket_line(link) for link in report.tickets.reopened] or ["none"],
+        ),
+        (
+            "Refused (would leak, or could not be built)",
+            [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
+        ),
+    ]
+    if report.failed or report.parked:
+        problems: list[DigestLine] = [f"verdict {v} failed: {why}" for v, why in report.failed]
+        problems += [f"verdict {v} parked: {why}" for v, why in report.parked]
+        sections.append(
+            ("Failed (tried again next night) or parked (set aside after repeated failures)", problems)
+        )
+    return sections
 
 
 def _sweep_has_news(report: SweepReport) -> bool:

@@ -99,11 +99,11 @@ _WHAT_TO_DO = {
     "pacing": "comprueba que nadie siga esperando respuesta",
 }
 _CLARAS_DEFAULT_TO_DO = "lee la respuesta y haz seguimiento si hace falta"
-_OURS_NOTHING_TO_DO = "nada por tu parte — los ingenieros tienen un ticket"
+_OURS_NOTHING_TO_DO = "nada por tu parte — los ingenieros ya tienen una incidencia abierta"
 
 CORRECT_GRADE_BUTTON = "Corregir esta calificación"
 CLARAS_HEADING = "Error de Clara"
-OURS_HEADING = "Un problema de nuestra parte (los ingenieros ya están avisados)"
+OURS_HEADING = "Un problema por nuestra parte (los ingenieros ya están avisados)"
 ADVISORY_HEADING = "Orientativo (aún no cuenta en la calificación)"
 CONVERSATION_HEADING = "Qué pasó"
 OPEN_CONVERSATION = "Abrir la conversación"
@@ -545,6 +545,6 @@ def who_and_when(
 
 def regraded_pass_lines() -> tuple[str, str]:
     return (
-        "Las reglas de Smith se actualizaron y esta conversación ahora pasa — nada que hacer.",
+        "Las reglas de Smith cambiaron y esta conversación ya no tiene problemas — nada que hacer.",
         "Las reacciones anteriores siguen unidas a la calificación sobre la que se hicieron.",
     )
