@@ -65,9 +65,8 @@ async def test_each_example_produces_exactly_the_expected_traffic(store: Store, 
             "machine_grade_id": grade_ids[parent_key(cid)],
             "idempotency_key": parent_key(cid),
         }
-        assert (
-            isinstance(detail, dict) and detail["failed"] and detail["rubric"] == result.grade.rubric_version
-        )
+        assert result.grade is not None and isinstance(detail, dict)
+        assert detail["failed"] and detail["rubric"] == result.grade.rubric_version
 
         replies = fake.thread(channel, parent.ts)[1:]
         assert all(reply.thread_ts == parent.ts for reply in replies)
