@@ -68,6 +68,10 @@ def test_counts_on_a_small_real_day(store: Store) -> None:
     assert (
         tally_text(store, "camellia") == "Camellia · Mon 30 Nov: 4 graded · 2 pass · 2 below · 1 of 2 reacted"
     )
+    with store.unit() as unit:
+        tally = compose_tally(unit, unit.properties.require("camellia"), MON_30_NOV)
+    # The figures behind the line, as `smith tally --json` reports them.
+    assert (tally.graded, tally.passed, tally.flagged, tally.reacted) == (4, 2, 2, 1)
     # Sunday's line is read as of Sunday: Monday's reaction cannot silence its no-reaction warning.
     assert tally_text(store, "camellia", date(2026, 11, 29)) == (
         f"Camellia · Sun 29 Nov: 1 graded · 0 pass · 1 below · 0 of 1 reacted\n{WARNING}"
