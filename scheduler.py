@@ -171,39 +171,9 @@ class Jobs:
         }
 
     def _queue_summary(self, report: SweepReport, *, key: PostKey) -> None:
-        if self.config.triage_channel is None:
-            return
-        sections: list[tuple[str, list[DigestLine]]] = [
-            (
-                "Fixture drafts written",
-                [f"{kind}: {count}" for kind, count in sorted(report.written.items())] or ["none"],
-            ),
-            ("New integration tickets", [_ticket_line(link) for link in report.tickets.new] or ["none"]),
-            (
-                "Reopened: it happened again",
-                [_ticket_line(link) for link in report.tickets.reopened] or ["none"],
-            ),
-            (
-                "Refused (would leak, or could not be built)",
-                [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
-            ),
-        ]
-        if report.tickets.postponed and report.tickets.postponed_until is not None:
-            sections.append(
-                (
-                    "Tickets postponed (the tracker's rate limit)",
-                    [
-                        f"{len(report.tickets.postponed)} ticket(s) wait until "
-                        f"{report.tickets.postponed_until:%Y-%m-%d %H:%M} UTC; the next sweep syncs them"
-                    ],
-                )
-            )
-        if report.failed or report.parked:
-            problems: list[DigestLine] = [f"verdict {v} failed: {why}" for v, why in report.failed]
-            problems += [f"verdict {v} parked: {why}" for v, why in report.parked]
-            sections.append(
-                ("Failed (tried again next night) or parked (set aside after repeated failures)", problems)
-            )
+        if self.config.triage_channel is None or not _sweep_has_news(report):
+            return  # a summary of nothing is noise (SPEC §7 v3)
+        sections = sweep_summary_sections(report)
         self._queue_triage(
             build_digest_blocks(sections, title="Nightly D8 sweep", idempotency_key=key), key, "digest"
         )
@@ -211,8 +181,14 @@ class Jobs:
     def _digest(self, week: str, drift: list[str] | None) -> dict[str, Any]:
         if self.config.triage_channel is None:
             return {"posted": False}
+        now = self.clock()
+        with self.store.unit() as unit:
+            first = unit.grades.first_graded_at()
+        if first is None or first > now - timedelta(days=7):
+            # The first digest waits for a full week of grades: before that, every figure is empty.
+            return {"posted": False, "why": "no full week of grades yet"}
         self._queue_triage(
-            compose_digest(self.store, self.clock(), week=week, judge_drift=drift), digest_key(week), "digest"
+            compose_digest(self.store, now, week=week, judge_drift=drift), digest_key(week), "digest"
         )
         return {"posted": True}
 
@@ -224,6 +200,58 @@ class Jobs:
         if self.judge is None or not self.judge.enabled:
             return None
         return (await measure_drift(self.store, self.judge)).lines()
+
+
+def sweep_summary_sections(report: SweepReport) -> list[tuple[str, list[DigestLine]]]:
+    """The triage channel's summary of one sweep, as headed lists (the gallery renders it too)."""
+    sections: list[tuple[str, list[DigestLine]]] = [
+        (
+            "Fixture drafts written",
+            [f"{kind}: {count}" for kind, count in sorted(report.written.items())] or ["none"],
+        ),
+        ("New integration tickets", [_ticket_line(link) for link in report.tickets.new] or ["none"]),
+        (
+            "Reopened: it happened again",
+            [_ticket_line(link) for link in report.tickets.reopened] or ["none"],
+        ),
+        (
+            "Refused (would leak, or could not be built)",
+            [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
+        ),
+    ]
+    if report.tickets.postponed and report.tickets.postponed_until is not None:
+        sections.append(
+            (
+                "Tickets postponed (the tracker's rate limit)",
+                [
+                    f"{len(report.tickets.postponed)} ticket(s) wait until "
+                    f"{report.tickets.postponed_until:%Y-%m-%d %H:%M} UTC; the next sweep syncs them"
+                ],
+            )
+        )
+    if report.failed or report.parked:
+        problems: list[DigestLine] = [f"verdict {v} failed: {why}" for v, why in report.failed]
+        problems += [f"verdict {v} parked: {why}" for v, why in report.parked]
+        sections.append(
+            ("Failed (tried again next night) or parked (set aside after repeated failures)", problems)
+        )
+    return sections
+
+
+def _sweep_has_news(report: SweepReport) -> bool:
+    """The sweep wrote or filed something, or has a problem to report."""
+    tickets = report.tickets
+    return any(
+        (
+            any(report.written.values()),
+            tickets.new,
+            tickets.reopened,
+            tickets.postponed,
+            report.refused,
+            report.failed,
+            report.parked,
+        )
+    )
 
 
 def _ticket_line(link: TicketLink) -> DigestLine:

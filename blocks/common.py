@@ -25,7 +25,7 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.metadata import Metadata
 
-from blocks import texts
+from blocks import locales, texts
 from blocks.copydeck import CopyDeck
 from blocks.limits import (
     MAX_BUTTON_TEXT,
@@ -68,18 +68,23 @@ class PostContent:
 
 
 def grade_metadata(
-    conversation_id: str, turn_id: str | None, machine_grade_id: str | None, idempotency_key: str
+    conversation_id: str,
+    turn_id: str | None,
+    machine_grade_id: str | None,
+    idempotency_key: str,
+    detail: dict[str, Any] | None = None,
 ) -> Metadata:
-    """Metadata that traces a post back to its grade from Slack alone, and lets the relay find it again."""
-    return Metadata(
-        event_type=GRADE_EVENT_TYPE,
-        event_payload={
-            "conversation_id": conversation_id,
-            "turn_id": turn_id,
-            "machine_grade_id": machine_grade_id,
-            "idempotency_key": idempotency_key,
-        },
-    )
+    """Metadata that traces a post back to its grade from Slack alone, and lets the relay find it again;
+    `detail` is the engineering detail the visible text leaves out (blocks/detail.py)."""
+    payload: dict[str, Any] = {
+        "conversation_id": conversation_id,
+        "turn_id": turn_id,
+        "machine_grade_id": machine_grade_id,
+        "idempotency_key": idempotency_key,
+    }
+    if detail is not None:
+        payload["detail"] = detail
+    return Metadata(event_type=GRADE_EVENT_TYPE, event_payload=payload)
 
 
 def plain_metadata(event_type: str, idempotency_key: str | None) -> Metadata | None:
@@ -136,6 +141,38 @@ def other_party_roles(conversation: Conversation) -> list[str]:
     if not seen:
         seen = [p.role for p in conversation.participants if p.role not in ("clara", "system")]
     return list(dict.fromkeys(seen))
+
+
+@dataclass(frozen=True)
+class OtherParty:
+    """Who wrote in: their first name (staff see it in their own channel) and role, when known."""
+
+    first_name: str | None
+    role: str | None
+
+
+def other_party(conversation: Conversation) -> OtherParty:
+    """The first person who wrote in, by first name; their role alone when the record has no name."""
+    people = {p.id: p for p in conversation.participants}
+    inbound = [m.author for m in conversation.messages if m.direction == "inbound"]
+    writers = [people[author] for author in inbound if author in people]
+    if not writers:
+        writers = [p for p in conversation.participants if p.role not in ("clara", "system")]
+    if not writers:
+        return OtherParty(None, None)
+    first = writers[0]
+    words = (first.name or "").split()
+    return OtherParty(words[0] if words else None, first.role)
+
+
+def when_line(conversation: Conversation, message_id: str | None, locale: str) -> str | None:
+    """The local date and time of a message (the flagged turn's draft), else of the last message."""
+    moment = next((m.at for m in conversation.messages if m.id == message_id), None)
+    if moment is None and conversation.messages:
+        moment = conversation.messages[-1].at
+    if moment is None:
+        return None
+    return locales.local_moment(moment, conversation.property.timezone, locale)
 
 
 def fit_lines(

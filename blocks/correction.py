@@ -25,7 +25,9 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
+from blocks.common import escape, listed_section
 from blocks.copydeck import deck_for
+from blocks.detail import detail_lines
 from gradecore.entities import MachineGrade, Principle
 from gradecore.vocabulary import Level
 
@@ -37,6 +39,7 @@ NEW_PRINCIPLE_BLOCK = "new_principle"
 REASON_BLOCK = "reason"
 _MAX_OPTIONS = 100  # Slack's limit for a static select
 _MAX_OPTION_TEXT = 75
+_MAX_DETAIL_LINES = 20
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,15 @@ def build_correction_view(
             element=PlainTextInputElement(action_id=REASON_BLOCK, multiline=True, max_length=2000),
         ),
     ]
+    # What the posts leave out, for the engineers and calibrators who open this form: which checks
+    # failed, in which layer, whose, which rule entry, tool or fact, and the rubric (SPEC §5.1 v3).
+    engineering = detail_lines(machine.dimensions, machine.rubric_version)
+    if engineering:
+        blocks.append(
+            listed_section(
+                texts.DETAIL_HEADING, [f"• {escape(line)}" for line in engineering], _MAX_DETAIL_LINES
+            )
+        )
     return View(
         type="modal",
         callback_id=CALLBACK_ID,

@@ -120,10 +120,11 @@ def sentence_facts(dimension: DimensionResult) -> SentenceFacts:
 
 
 def _parts(item: Evidence, receipts: Receipts) -> list[str]:
-    """The receipt of one piece of evidence: a quote, a message, a tool (and its error), a fact.
+    """The receipt of one piece of evidence: a quote from the draft, or a message someone wrote.
 
-    The grader's free-form `detail` is shown only as a tool's error: elsewhere it is written for
-    engineers and may name participants by id.
+    Only what people wrote is shown: a tool's name, the grader's free-form `detail`, the rule entry and
+    the fact key are engineering detail (the post's metadata), and the grader's own finding must never
+    read as if a tool or a person had said it.
     """
     codes, deck = receipts.codes, receipts.deck
     parts: list[str] = []
@@ -137,16 +138,6 @@ def _parts(item: Evidence, receipts: Receipts) -> list[str]:
         # The turn reply already shows its draft; any other message is quoted as the receipt.
         role, text = message
         parts.append(escape(deck.receipt_message(role, _short(text, codes, MESSAGE_QUOTE_LIMIT))))
-    if item.tool_name:
-        step = item.step_index + 1 if item.step_index is not None else None
-        parts.append(escape(deck.receipt_tool(item.tool_name, step)))
-        if item.detail and receipts.tool_errors:
-            parts.append(escape(deck.receipt_tool_error(_short(item.detail, codes, QUOTE_LIMIT))))
-    if item.fact_key:
-        parts.append(escape(deck.receipt_fact(item.fact_key)))
-    if item.rule_entry and receipts.tool_errors:
-        # Small print on the thread reply: which pattern fired, so a 👎 can be traced to it.
-        parts.append(f"_{escape(deck.receipt_rule(item.rule_entry))}_")
     return parts
 
 

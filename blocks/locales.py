@@ -6,12 +6,13 @@ locale needs only a copy deck, never a new calendar.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale, UnknownLocaleError
-from babel.dates import format_date
+from babel.dates import format_date, format_datetime
 
 SUPPORTED_LOCALES = ("en", "es")
 DEFAULT_LOCALE = "en"
@@ -48,3 +49,27 @@ class SentenceFacts:
     quotes: Sequence[str] = ()
     tools: Sequence[str] = ()
     fact_keys: Sequence[str] = ()
+
+
+def plural(count: int, forms: Mapping[str, str], locale: str, **fields: str) -> str:
+    """The form of a phrase for `count` by the locale's CLDR plural rules (Babel), `{n}` (and any
+    other `fields`) filled in.
+
+    `forms` maps a CLDR plural category (`one`, `other`, and `many`… where a language has them) to a
+    template; a category the caller did not give falls back to `other`. So agreement ("1 correcta",
+    "2 correctas") is a property of the language's rules, never of string concatenation.
+    """
+    category = Locale.parse(locale).plural_form(count)
+    template = forms.get(category, forms["other"])
+    return template.format(n=count, **fields)
+
+
+def local_moment(moment: datetime, timezone: str, locale: str) -> str:
+    """`Tue 24 Nov, 9:02 AM` / `mar 24 nov, 9:02`: a moment as the property's staff read their clock."""
+    try:
+        zone = ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    local = moment.astimezone(zone)
+    clock = "h:mm a" if locale == "en" else "H:mm"
+    return str(format_datetime(local, f"EEE d MMM, {clock}", locale=locale))

@@ -1,32 +1,41 @@
 """The parent post of a conversation that a new rubric no longer flags: edited in place, never deleted.
 
 Staff saw it flagged; deleting it would erase what they reviewed. The edit says what happened and that
-there is nothing left to do, and keeps the grade's metadata so reactions still trace to a grade.
+there is nothing left to do, in plain words; which rubric graded it again is engineering detail, kept in
+the metadata with the grade's ids so reactions still trace to a grade.
 """
 
 from __future__ import annotations
 
 from blocks.common import PostContent, context, escape, grade_metadata, header, section
+from blocks.copydeck import deck_for
 from blocks.limits import MAX_FALLBACK_TEXT, clip
 from gradecore.grades import ConversationGrade
 
 
 def build_regraded_pass_blocks(
-    grade: ConversationGrade, *, property_name: str, machine_grade_id: str, idempotency_key: str
+    grade: ConversationGrade,
+    *,
+    property_name: str,
+    machine_grade_id: str,
+    idempotency_key: str,
+    locale: str | None = None,
 ) -> PostContent:
-    line = f"Regraded with rubric {grade.rubric_version}: now PASS — nothing to do."
+    texts = deck_for(locale)
+    line, why = texts.regraded_pass_lines()
     blocks = [
-        header("PASS · regraded"),
+        header(texts.REGRADED_HEADER),
         section(escape(line)),
-        context(
-            escape(
-                f"{property_name} · the rules changed since this was flagged; earlier reactions stay "
-                "attached to the grade they were made on."
-            )
-        ),
+        context(escape(f"{property_name} · {why}")),
     ]
     return PostContent(
         blocks=list(blocks),
         text=clip(escape(f"{property_name}: {line}"), MAX_FALLBACK_TEXT),
-        metadata=grade_metadata(grade.conversation_id, None, machine_grade_id, idempotency_key),
+        metadata=grade_metadata(
+            grade.conversation_id,
+            None,
+            machine_grade_id,
+            idempotency_key,
+            detail={"rubric": grade.rubric_version, "regraded": True},
+        ),
     )

@@ -67,10 +67,10 @@ _OURS_NOTHING_TO_DO = "nothing for you — engineers have a ticket for it"
 _REASON_TITLES: dict[str, str] = {}  # slugs read as words already ("unbacked_promise" → "unbacked promise")
 
 CORRECT_GRADE_BUTTON = "Correct this grade"
-CLARAS_HEADING = "Clara's"
-OURS_HEADING = "Ours (context/tools/data)"
+CLARAS_HEADING = "Clara's mistake"
+OURS_HEADING = "A problem on our side (engineers are told)"
 ADVISORY_HEADING = "Advisory (not counted in the grade yet)"
-CONVERSATION_HEADING = "The conversation as a whole"
+CONVERSATION_HEADING = "What happened"
 OPEN_CONVERSATION = "Open the conversation"
 
 
@@ -101,7 +101,7 @@ def check_sentence(slug: str, facts: SentenceFacts) -> str | None:
     if slug == "wrong_language" and facts.languages is not None:
         asked, replied = (locales.language_name(code, LOCALE) for code in facts.languages)
         return f"Written to in {asked}, Clara answered in {replied}."
-    return None
+    return _plain_sentence(slug, facts)
 
 
 def what_to_do(check: str, owner: str) -> str:
@@ -134,18 +134,30 @@ def conversation_where(property_name: str, channel: str, roles: Sequence[str]) -
     return f"{property_name} · {channel_name(channel)} · {with_parties(roles)}"
 
 
-def turns_flagged(flagged: int, total: int) -> str:
+def turns_flagged(flagged: int, total: int, shown: int | None = None) -> str:
+    """`2 of 6 turns flagged — each one is explained in this thread`; when the thread holds only
+    `shown` of them, how many are explained and where the rest are."""
     if flagged == 0:
-        return "No turn flagged — only the conversation checks above failed"
+        return "No single turn was flagged — the problem is the conversation as a whole"
     noun = "turn" if total == 1 else "turns"
-    return f"{flagged} of {total} {noun} flagged — each one is explained in this thread"
+    if shown is None or shown >= flagged:
+        where = "it is explained" if flagged == 1 else "each one is explained"
+        return f"{flagged} of {total} {noun} flagged — {where} in this thread"
+    return (
+        f"{flagged} of {total} {noun} flagged — the first {shown} are explained in this thread, "
+        "the rest are listed in its last message"
+    )
 
 
 def ownership_split(clara_layers: Sequence[str], our_layers: Sequence[str]) -> str:
-    """`Clara's part: output · Ours (context/tools/data): tools`."""
-    claras = ", ".join(layer_name(layer) for layer in clara_layers) or "nothing"
-    ours = ", ".join(layer_name(layer) for layer in our_layers) or "nothing"
-    return f"Clara's part: {claras} · Ours (context/tools/data): {ours}"
+    """Whose the failure is, in words: `Clara's mistake`, `A problem on our side (engineers are told)`,
+    or both. Which layers failed is engineering detail (the post's metadata), never shown here."""
+    parts = []
+    if clara_layers:
+        parts.append(CLARAS_HEADING)
+    if our_layers:
+        parts.append(OURS_HEADING if not parts else OURS_HEADING[0].lower() + OURS_HEADING[1:])
+    return " and ".join(parts)
 
 
 def _and(names: Sequence[str]) -> str:
@@ -153,34 +165,29 @@ def _and(names: Sequence[str]) -> str:
 
 
 def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> str:
-    """`14 checks · tone and pacing not judged — judge lane off · 3 did not apply here`.
+    """`14 checks ran · tone and pacing not rated this time · not checked: the reply's language`.
 
-    `not_checked` pairs a check's name with why (a NotCheckedWhy value). Names sharing a why are
-    listed together, in words rather than check ids. Judged dimensions are said to be *not judged*, so
-    "pacing" not judged never reads as contradicting a pacing check that failed. Checks that simply did
-    not apply are only counted, since naming them would bury what matters.
+    `not_checked` pairs a check's name with why (a NotCheckedWhy value). Judged dimensions are said to
+    be *not rated*, so "pacing" not rated never reads as contradicting a pacing check that failed.
+    Checks that did not apply, and why each one was skipped, are engineering detail (the metadata).
     """
-    noun = "check" if checks_run == 1 else "checks"
-    by_why: dict[str, list[str]] = {}
-    for check, why in not_checked:
-        names = by_why.setdefault(why, [])
-        if (name := check.replace("_", " ")) not in names:
-            names.append(name)
-    groups = []
-    for why, names in by_why.items():
-        if why == "not_applicable":
-            continue
-        because = _NOT_CHECKED_WHY.get(why, why.replace("_", " "))
-        if why in _JUDGE_WHYS:
-            groups.append(f"{_and(names)} not judged — {because}")
-        else:
-            groups.append(f"not checked: {', '.join(names)} — {because}")
-    line = f"{checks_run} {noun}"
-    if groups:
-        line += " · " + " · ".join(groups)
-    if inapplicable := len(by_why.get("not_applicable", [])):
-        line += f" · {inapplicable} did not apply here"
+    line = locales.plural(checks_run, {"one": "{n} check ran", "other": "{n} checks ran"}, LOCALE)
+    judged = _subjects(not_checked, judged=True)
+    others = _subjects(not_checked, judged=False)
+    if judged:
+        line += f" · {_and(judged)} not rated this time"
+    if others:
+        line += f" · not checked: {_and(others)}"
     return line
+
+
+def _subjects(not_checked: Sequence[tuple[str, str]], *, judged: bool) -> list[str]:
+    names = [
+        _CHECK_NAMES.get(check, check.replace("_", " "))
+        for check, why in not_checked
+        if why != "not_applicable" and (why in _JUDGE_WHYS or why == "judge_pending") == judged
+    ]
+    return list(dict.fromkeys(names))
 
 
 def how_to_respond() -> str:
@@ -231,8 +238,9 @@ def more_turns_heading(count: int) -> str:
 
 
 def more_turns_how_to_see(has_link: bool) -> str:
-    where = "open the conversation (link above) or run" if has_link else "run"
-    return f"To see each one in full, {where} `smith grade` on the conversation's file."
+    if has_link:
+        return "Open the conversation (link above) to read each one; the grade is the same as above."
+    return "To read one, open this conversation where you usually read Clara's messages."
 
 
 def more_turns_fallback(count: int) -> str:
@@ -275,7 +283,7 @@ def receipt_rule(rule_entry: str) -> str:
 
 def receipt_fact(fact_key: str) -> str:
     """Names the ledger entry a check read; neutral, since the failure may be that it is empty."""
-    return f"checked against the property's {fact_key.replace('_', ' ')}"
+    return f"checked against the property's {fact_name(fact_key)}"
 
 
 # --- daily tally -----------------------------------------------------------------------------------
@@ -522,3 +530,98 @@ def link_failed(problem: str) -> str:
 def linked(slack_user_id: str, email: str, attributed: int) -> str:
     waiting = f" {attributed} earlier reaction(s)/repl(ies) now count." if attributed else ""
     return f"Linked <@{slack_user_id}> to {email}.{waiting}"
+
+
+# --- issue 23: what people read (who and when, plain sentences, engineers' detail) -----------------
+
+_PARTY_ROLES = {"prospect": "prospect", "resident": "resident", "vendor": "vendor", "staff": "staff"}
+_FACT_NAMES = {
+    "arrival_instructions": "arrival instructions",
+    "office_hours": "office hours",
+    "access_codes": "access codes",
+    "amounts": "amounts",
+}
+# A check's subject in words, for "not looked at this time: tone, pacing".
+_CHECK_NAMES = {
+    "tone": "tone",
+    "pacing": "pacing",
+    "reply_language_matches": "the reply's language",
+    "required_facts_present": "the property's information",
+    "required_facts_in_context": "what Clara was told",
+    "amounts_match_ledger": "amounts",
+    "mandated_tools_called": "look-ups",
+    "tools_succeeded": "look-ups",
+    "followup_exists": "unanswered questions",
+    "escalation_closed": "hand-offs to staff",
+    "no_ungrounded_policy_claim": "promises",
+    "no_access_code_to_prospect": "access codes",
+    "no_internal_narration": "talk about Clara's inner workings",
+    "one_message_per_trigger": "double answers",
+    "not_truncated": "cut-off answers",
+    "loop_progress": "going round in circles",
+    "token_budget": "cost",
+}
+DETAIL_HEADING = "Detail for engineers"
+REGRADED_HEADER = "PASS · looked at again"
+
+
+def fact_name(fact_key: str) -> str:
+    """A ledger entry in words: `arrival_instructions` → `arrival instructions`."""
+    return _FACT_NAMES.get(fact_key, fact_key.replace("_", " "))
+
+
+def who_and_when(
+    property_name: str, channel: str, party_name: str | None, role: str | None, when: str | None
+) -> str:
+    """`Lampliter · SMS with Morgan (prospect) · Tue 24 Nov, 9:02 AM`: who wrote in, how, and when."""
+    if party_name and role:
+        party = f"{channel_name(channel)} with {party_name} ({_PARTY_ROLES.get(role, role)})"
+    elif role:
+        party = f"{channel_name(channel)} {with_parties([role])}"
+    else:
+        party = channel_name(channel)
+    parts = [property_name, party, *([when] if when else [])]
+    return " · ".join(parts)
+
+
+def regraded_pass_lines() -> tuple[str, str]:
+    """The edited parent of a conversation that no longer fails: what happened, and why it changed."""
+    return (
+        "Smith's rules were updated, and this conversation now passes — nothing to do.",
+        "Reactions made earlier stay with the grade they were made on.",
+    )
+
+
+def _plain_sentence(slug: str, facts: SentenceFacts) -> str | None:
+    """One plain sentence per failure, for the person who has to act on it (None: the grader's own)."""
+    known = _and([fact_name(key) for key in dict.fromkeys(facts.fact_keys)]) if facts.fact_keys else ""
+    backed_by = "nothing was booked or confirmed" if facts.tools else "nothing on file backs it"
+    quoted = " and ".join(dict.fromkeys(facts.quotes))
+    sentences = {
+        "access_code_to_prospect": "Clara gave an access code to a prospect.",
+        "internal_narration": "Clara talked about her own inner workings instead of just answering.",
+        "unbacked_promise": f"Clara made a promise, but {backed_by}.",
+        "amount_mismatch": (
+            f"Clara quoted {quoted}, which matches no amount on file."
+            if quoted
+            else "Clara quoted an amount that matches nothing on file."
+        ),
+        "amount_for_the_wrong_item": (
+            f"Clara quoted {quoted}, but that is the amount of something else."
+            if quoted
+            else "Clara quoted the amount of something else."
+        ),
+        "double_send": "They got two different answers to the same message.",
+        "truncated": "Clara's answer was cut off before the end.",
+        "fact_missing": (
+            f"The property's information has no {known}."
+            if known
+            else "A detail is missing from the property's information."
+        ),
+        "fact_not_in_context": "A detail on file never reached Clara, so she could not use it.",
+        "over_token_budget": "Answering this took far more work than it should have.",
+        "tool_failed": "One of the systems Clara relies on failed while she answered.",
+        "mandated_tool_skipped": "Clara answered without looking up what she needed first.",
+        "loop_stalled": "Clara went round in circles without getting anywhere.",
+    }
+    return sentences.get(slug)

@@ -74,6 +74,13 @@ _REASON_TITLES = {
     "mandated_tool_skipped": "consulta omitida",
     "loop_stalled": "bucle sin avance",
     "clean": "sin problemas",
+    "amount_for_the_wrong_item": "importe de otro concepto",
+    "harmful_tone": "tono dañino",
+    "poor_tone": "tono deficiente",
+    "tone_needs_polish": "tono mejorable",
+    "harmful_pacing": "ritmo dañino",
+    "poor_pacing": "ritmo deficiente",
+    "pacing_needs_polish": "ritmo mejorable",
 }
 _WHAT_TO_DO = {
     "no_access_code_to_prospect": "revisa el código de acceso — cámbialo si un interesado no debía tenerlo",
@@ -92,13 +99,13 @@ _WHAT_TO_DO = {
     "pacing": "comprueba que nadie siga esperando respuesta",
 }
 _CLARAS_DEFAULT_TO_DO = "lee la respuesta y haz seguimiento si hace falta"
-_OURS_NOTHING_TO_DO = "nada por tu parte — los ingenieros tienen un ticket"
+_OURS_NOTHING_TO_DO = "nada por tu parte — los ingenieros ya tienen una incidencia abierta"
 
 CORRECT_GRADE_BUTTON = "Corregir esta calificación"
-CLARAS_HEADING = "De Clara"
-OURS_HEADING = "Nuestro (contexto/herramientas/datos)"
+CLARAS_HEADING = "Error de Clara"
+OURS_HEADING = "Un problema por nuestra parte (los ingenieros ya están avisados)"
 ADVISORY_HEADING = "Orientativo (aún no cuenta en la calificación)"
-CONVERSATION_HEADING = "La conversación en conjunto"
+CONVERSATION_HEADING = "Qué pasó"
 OPEN_CONVERSATION = "Abrir la conversación"
 
 
@@ -126,34 +133,40 @@ def _quoted(facts: SentenceFacts) -> str:
 
 
 def check_sentence(slug: str, facts: SentenceFacts) -> str | None:
-    tools = ", ".join(dict.fromkeys(facts.tools))
-    known = ", ".join(key.replace("_", " ") for key in dict.fromkeys(facts.fact_keys))
+    """Una frase sencilla por fallo; nunca un nombre de herramienta ni una clave en inglés."""
+    known = _and([fact_name(key) for key in dict.fromkeys(facts.fact_keys)]) if facts.fact_keys else ""
     if slug == "wrong_language" and facts.languages is not None:
         asked, replied = (locales.language_name(code, LOCALE) for code in facts.languages)
         return f"Le escribieron en {asked} y Clara respondió en {replied}."
+    backed_by = "no se reservó ni se confirmó nada" if facts.tools else "nada de lo registrado la respalda"
     sentences = {
-        "access_code_to_prospect": "El borrador da un código de acceso a un interesado.",
-        "internal_narration": "El borrador habla del funcionamiento interno de Clara.",
-        "unbacked_promise": "El borrador promete algo que nada de lo registrado respalda.",
+        "access_code_to_prospect": "Clara dio un código de acceso a un interesado.",
+        "internal_narration": "Clara habló de su funcionamiento interno en lugar de responder sin más.",
+        "unbacked_promise": f"Clara hizo una promesa, pero {backed_by}.",
         "amount_mismatch": (
-            f"El borrador indica {_quoted(facts)}, que no coincide con nada registrado."
+            f"Clara indicó {_quoted(facts)}, que no coincide con ningún importe registrado."
             if facts.quotes
-            else "El borrador indica un importe que no coincide con nada registrado."
+            else "Clara indicó un importe que no coincide con ninguno registrado."
         ),
-        "unanswered_question": "La última pregunta quedó sin respuesta.",
-        "escalation_left_open": "Un escalado quedó abierto pasado su plazo.",
-        "double_send": "Un mismo mensaje recibió respuesta de dos remitentes distintos.",
-        "truncated": "La respuesta se cortó: el modelo se quedó sin espacio.",
-        "fact_missing": f"La propiedad no tiene registrado: {known}." if known else "Falta un dato.",
-        "fact_not_in_context": "Un dato registrado nunca llegó al contexto de Clara.",
-        "over_token_budget": "El turno superó el presupuesto de tokens.",
-        "tool_failed": f"Falló la herramienta {tools}." if tools else "Falló una herramienta.",
-        "mandated_tool_skipped": (
-            f"Clara nunca llamó a {tools}, que esta consulta requiere."
-            if tools
-            else "Clara omitió una consulta obligatoria."
+        "amount_for_the_wrong_item": (
+            f"Clara indicó {_quoted(facts)}, pero ese es el importe de otro concepto."
+            if facts.quotes
+            else "Clara indicó el importe de otro concepto."
         ),
-        "loop_stalled": "El bucle de Clara dio vueltas sin avanzar.",
+        "unanswered_question": "Su última pregunta quedó sin respuesta.",
+        "escalation_left_open": "Un traspaso al personal sigue abierto pasado su plazo.",
+        "double_send": "Recibió dos respuestas distintas al mismo mensaje.",
+        "truncated": "La respuesta de Clara se cortó antes del final.",
+        "fact_missing": (
+            f"La información de la propiedad no incluye {known}."
+            if known
+            else "Falta un dato en la información de la propiedad."
+        ),
+        "fact_not_in_context": "Un dato registrado nunca le llegó a Clara, así que no pudo usarlo.",
+        "over_token_budget": "Responder esto costó mucho más trabajo del debido.",
+        "tool_failed": "Falló uno de los sistemas de los que depende Clara mientras respondía.",
+        "mandated_tool_skipped": "Clara respondió sin consultar antes lo que necesitaba.",
+        "loop_stalled": "Clara dio vueltas sin llegar a ninguna parte.",
     }
     return sentences.get(slug)
 
@@ -177,42 +190,62 @@ def conversation_where(property_name: str, channel: str, roles: Sequence[str]) -
     return f"{property_name} · {_CHANNELS.get(channel, channel.capitalize())} · {parties}"
 
 
-def turns_flagged(flagged: int, total: int) -> str:
+def turns_flagged(flagged: int, total: int, shown: int | None = None) -> str:
     if flagged == 0:
-        return "Ningún turno señalado — solo fallaron las comprobaciones de la conversación"
-    noun = "turno señalado" if total == 1 else "turnos señalados"
-    return f"{flagged} de {total} {noun} — cada uno se explica en este hilo"
+        return "Ningún turno concreto señalado — el problema es la conversación en conjunto"
+    # «1 de 1 turno señalado», «2 de 6 turnos señalados»: el sustantivo concuerda con el total.
+    head = f"{flagged} de " + locales.plural(
+        total, {"one": "{n} turno señalado", "other": "{n} turnos señalados"}, LOCALE
+    )
+    if shown is None or shown >= flagged:
+        where = "se explica en este hilo" if flagged == 1 else "cada uno se explica en este hilo"
+        return f"{head} — {where}"
+    first = locales.plural(
+        shown, {"one": "el primero se explica", "other": "los {n} primeros se explican"}, LOCALE
+    )
+    return f"{head} — {first} en este hilo; el resto aparece en su último mensaje"
 
 
 def ownership_split(clara_layers: Sequence[str], our_layers: Sequence[str]) -> str:
-    claras = ", ".join(layer_name(layer) for layer in clara_layers) or "nada"
-    ours = ", ".join(layer_name(layer) for layer in our_layers) or "nada"
-    return f"Parte de Clara: {claras} · Nuestra (contexto/herramientas/datos): {ours}"
+    parts = []
+    if clara_layers:
+        parts.append(CLARAS_HEADING)
+    if our_layers:
+        parts.append(OURS_HEADING if not parts else OURS_HEADING[0].lower() + OURS_HEADING[1:])
+    return " y ".join(parts)
 
 
 def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> str:
-    noun = "comprobación" if checks_run == 1 else "comprobaciones"
-    by_why: dict[str, list[str]] = {}
-    for check, why in not_checked:
-        names = by_why.setdefault(why, [])
-        name = _LAYERS.get(check, check.replace("_", " "))
-        if name not in names:
-            names.append(name)
-    groups = []
-    for why, names in by_why.items():
-        if why == "not_applicable":
-            continue
-        because = _NOT_CHECKED_WHY.get(why, why.replace("_", " "))
-        if why in _JUDGE_WHYS:
-            groups.append(f"{_and(names)} sin evaluar — {because}")
-        else:
-            groups.append(f"sin comprobar: {', '.join(names)} — {because}")
-    line = f"{checks_run} {noun}"
-    if groups:
-        line += " · " + " · ".join(groups)
-    if inapplicable := len(by_why.get("not_applicable", [])):
-        line += f" · {inapplicable} no aplicaban aquí"
+    line = locales.plural(
+        checks_run, {"one": "Se hizo {n} comprobación", "other": "Se hicieron {n} comprobaciones"}, LOCALE
+    )
+    judged = _subjects(not_checked, judged=True)
+    others = _subjects(not_checked, judged=False)
+    # «no se valoró el tono», «no se valoraron el tono y el ritmo»: el verbo concuerda con el sujeto.
+    if judged:
+        line += " · " + locales.plural(
+            len(judged),
+            {"one": "esta vez no se valoró {names}", "other": "esta vez no se valoraron {names}"},
+            LOCALE,
+            names=_and(judged),
+        )
+    if others:
+        line += " · " + locales.plural(
+            len(others),
+            {"one": "no se comprobó {names}", "other": "no se comprobaron {names}"},
+            LOCALE,
+            names=_and(others),
+        )
     return line
+
+
+def _subjects(not_checked: Sequence[tuple[str, str]], *, judged: bool) -> list[str]:
+    names = [
+        _CHECK_NAMES.get(check, "otras comprobaciones")
+        for check, why in not_checked
+        if why != "not_applicable" and (why in _JUDGE_WHYS or why == "judge_pending") == judged
+    ]
+    return list(dict.fromkeys(names))
 
 
 def how_to_respond() -> str:
@@ -252,17 +285,31 @@ def more_marks(count: int) -> str:
 
 
 def more_turns_heading(count: int) -> str:
-    noun = "turno señalado" if count == 1 else "turnos señalados"
-    return f"{count} {noun} más, listados aquí para no saturar el canal"
+    return locales.plural(
+        count,
+        {
+            "one": "{n} turno señalado más, listado aquí para no saturar el canal",
+            "other": "{n} turnos señalados más, listados aquí para no saturar el canal",
+        },
+        LOCALE,
+    )
 
 
 def more_turns_how_to_see(has_link: bool) -> str:
-    where = "abre la conversación (enlace arriba) o ejecuta" if has_link else "ejecuta"
-    return f"Para verlos completos, {where} `smith grade` con el archivo de la conversación."
+    if has_link:
+        return "Abre la conversación (enlace arriba) para leer cada uno; la calificación es la misma."
+    return "Para leer uno, abre esta conversación donde sueles leer los mensajes de Clara."
 
 
 def more_turns_fallback(count: int) -> str:
-    return f"{count} turnos señalados más en esta conversación"
+    return locales.plural(
+        count,
+        {
+            "one": "{n} turno señalado más en esta conversación",
+            "other": "{n} turnos señalados más en esta conversación",
+        },
+        LOCALE,
+    )
 
 
 def judged_score(score: int | None) -> str:
@@ -294,7 +341,7 @@ def receipt_tool_error(error: str) -> str:
 
 
 def receipt_fact(fact_key: str) -> str:
-    return f"contrastado con: {fact_key.replace('_', ' ')} de la propiedad"
+    return f"contrastado con {fact_name(fact_key)} de la propiedad"
 
 
 def receipt_rule(rule_entry: str) -> str:
@@ -313,7 +360,14 @@ def tally_line(property_name: str, day: date, graded: int, passed: int, flagged:
     prefix = f"{property_name} · {short_date(day)}: "
     if graded == 0:
         return prefix + "0 calificadas — no llegó ninguna conversación"
-    line = prefix + f"{graded} calificadas · {passed} correctas · {flagged} por debajo"
+    # «1 calificada · 1 correcta», «2 calificadas · 2 correctas»: concordancia por las reglas de CLDR.
+    line = prefix + " · ".join(
+        [
+            locales.plural(graded, {"one": "{n} calificada", "other": "{n} calificadas"}, LOCALE),
+            locales.plural(passed, {"one": "{n} correcta", "other": "{n} correctas"}, LOCALE),
+            f"{flagged} por debajo",
+        ]
+    )
     if flagged:
         line += f" · {reacted} de {flagged} con reacción"
     return line
@@ -388,8 +442,14 @@ HOME_UNLINKED_HEADING = "Cuentas de Slack sin vincular, con actos pendientes (ad
 
 
 def home_waiting_heading(total: int) -> str:
-    noun = "publicación espera" if total == 1 else "publicaciones esperan"
-    return f"{total} {noun} revisión (las más recientes primero)"
+    return locales.plural(
+        total,
+        {
+            "one": "{n} publicación espera revisión (las más recientes primero)",
+            "other": "{n} publicaciones esperan revisión (las más recientes primero)",
+        },
+        LOCALE,
+    )
 
 
 def home_waiting_line(headline: str, property_name: str, day: date) -> str:
@@ -430,3 +490,61 @@ def modal_machine_said(level: str, headline: str) -> str:
 
 def modal_level_option(level: str) -> str:
     return level_meaning(level)
+
+
+# --- issue 23: lo que lee la gente (quién y cuándo, frases sencillas, detalle para ingenieros) -----
+
+_PARTY_ROLES = {"prospect": "interesado", "resident": "residente", "vendor": "proveedor", "staff": "personal"}
+_FACT_NAMES = {
+    "arrival_instructions": "las instrucciones de llegada",
+    "office_hours": "el horario de oficina",
+    "access_codes": "los códigos de acceso",
+    "amounts": "los importes",
+}
+_CHECK_NAMES = {
+    "tone": "el tono",
+    "pacing": "el ritmo",
+    "reply_language_matches": "el idioma de la respuesta",
+    "required_facts_present": "la información de la propiedad",
+    "required_facts_in_context": "lo que se le dijo a Clara",
+    "amounts_match_ledger": "los importes",
+    "mandated_tools_called": "las consultas",
+    "tools_succeeded": "las consultas",
+    "followup_exists": "las preguntas sin respuesta",
+    "escalation_closed": "los traspasos al personal",
+    "no_ungrounded_policy_claim": "las promesas",
+    "no_access_code_to_prospect": "los códigos de acceso",
+    "no_internal_narration": "si Clara habla de su funcionamiento interno",
+    "one_message_per_trigger": "las respuestas dobles",
+    "not_truncated": "las respuestas cortadas",
+    "loop_progress": "si Clara da vueltas sin avanzar",
+    "token_budget": "el coste",
+}
+DETAIL_HEADING = "Detalle para ingenieros"
+REGRADED_HEADER = "PASS · revisada de nuevo"
+
+
+def fact_name(fact_key: str) -> str:
+    """Un dato de la propiedad en palabras, con su artículo: `amounts` → `los importes`."""
+    return _FACT_NAMES.get(fact_key, "un dato de la propiedad")
+
+
+def who_and_when(
+    property_name: str, channel: str, party_name: str | None, role: str | None, when: str | None
+) -> str:
+    """`Lampliter · SMS con Morgan (interesado) · mar 24 nov, 9:02`."""
+    medium = _CHANNELS.get(channel, channel.capitalize())
+    if party_name and role:
+        party = f"{medium} con {party_name} ({_PARTY_ROLES.get(role, role)})"
+    elif role:
+        party = f"{medium} con {_PARTIES.get(role, role)}"
+    else:
+        party = medium
+    return " · ".join([property_name, party, *([when] if when else [])])
+
+
+def regraded_pass_lines() -> tuple[str, str]:
+    return (
+        "Las reglas de Smith cambiaron y esta conversación ya no tiene problemas — nada que hacer.",
+        "Las reacciones anteriores siguen unidas a la calificación sobre la que se hicieron.",
+    )

@@ -1,7 +1,9 @@
 """The thread reply: one per flagged turn, under its conversation's parent post (docs/slack-surface.md).
 
-It shows what Clara wrote with the failing part marked, then each failure with its receipt, Clara's
-apart from ours, because the two go to different people (a prompt fixture vs an integration ticket).
+It shows when, what Clara wrote with the failing part marked, then each failure in a plain sentence
+with its receipt and what to do, Clara's mistakes apart from problems on our side, because the two go
+to different people (a prompt fixture vs an integration ticket). Which checks, layers and rule
+entries fired is engineering detail: in the message metadata, never in the text.
 """
 
 from __future__ import annotations
@@ -12,21 +14,21 @@ from blocks.common import (
     PostContent,
     access_codes,
     bold,
-    context,
     correct_grade_actions,
     escape,
     grade_metadata,
     listed_section,
     mask_codes,
     section,
+    when_line,
 )
 from blocks.copydeck import CopyDeck, deck_for
+from blocks.detail import engineering_detail
 from blocks.dimensions import (
     advisory_failures,
     advisory_line,
     colouring_failures,
     failure_line,
-    passing_layers,
     receipts_for,
 )
 from blocks.draft import excerpt_draft
@@ -55,7 +57,10 @@ def build_turn_blocks(
     # Cut before the bold marks go on, so a long reason cannot push the closing `*` past the limit.
     headline = texts.turn_headline(turn_grade.number, texts.headline(level, slug))
     headline = clip(mask_codes(headline, codes), 200)
-    blocks: list[Block] = [section(bold(escape(headline))), _draft_section(draft, turn_grade, codes, texts)]
+    # When Clara sent it, under the headline: the local time staff can find it by in their inbox.
+    when = when_line(conversation, turn_grade.message_id, texts.LOCALE)
+    top = bold(escape(headline)) + (f"\n{escape(when)}" if when else "")
+    blocks: list[Block] = [section(top), _draft_section(draft, turn_grade, codes, texts)]
 
     failures = colouring_failures(turn_grade.dimensions)
     receipts = receipts_for(
@@ -72,13 +77,20 @@ def build_turn_blocks(
         blocks.append(
             listed_section(texts.ADVISORY_HEADING, lines, MAX_LISTED_DIMENSIONS, len(advisory), texts)
         )
-    blocks.append(context(escape(texts.passed_layers(passing_layers(turn_grade.dimensions)))))
     blocks.append(correct_grade_actions(grade.conversation_id, turn_grade.turn_id, machine_grade_id, texts))
 
     return PostContent(
         blocks=blocks,
         text=clip(escape(headline), MAX_FALLBACK_TEXT),
-        metadata=grade_metadata(grade.conversation_id, turn_grade.turn_id, machine_grade_id, idempotency_key),
+        metadata=grade_metadata(
+            grade.conversation_id,
+            turn_grade.turn_id,
+            machine_grade_id,
+            idempotency_key,
+            detail=engineering_detail(
+                turn_grade.dimensions, codes=codes, rubric_version=grade.rubric_version
+            ),
+        ),
     )
 
 

@@ -11,6 +11,7 @@ from gradecore.store import Store
 from smith.listening.identity import Directory
 from smith.listening.inbox_writer import InboxWriter
 from smith.listening.processor import ActProcessor
+from smith.listening.viewer_locale import ViewerLocales
 
 
 @dataclass
@@ -19,6 +20,7 @@ class ListenerServices:
     inbox: InboxWriter  # records events before their ack
     processor: ActProcessor  # processes them after it
     directory: Directory  # who people are in Slack (users.info)
+    viewer_locales: ViewerLocales = field(default_factory=ViewerLocales)  # the Home tab's language
     _running: set[asyncio.Task[str]] = field(init=False, default_factory=set)
 
     def in_background(self, processing: Coroutine[Any, Any, str]) -> None:

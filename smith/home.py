@@ -6,7 +6,6 @@ Reads only: the tab is rebuilt from the database each time it is opened (`app_ho
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from sqlalchemy import func
@@ -23,23 +22,21 @@ _SCAN_PAGE = 200  # parent posts read per page while looking for unreviewed ones
 _SCAN_PAGES = 50  # the newest 10,000 parent posts: opening the tab stays quick on a years-old archive
 
 
-def home_for(store: Store, user: User | None, *, now: datetime | None = None) -> HomeContent:
-    """The Home tab of `user` (None: a Slack account not linked to an active staff User)."""
+def home_for(
+    store: Store, user: User | None, *, now: datetime | None = None, locale: str | None = None
+) -> HomeContent:
+    """The Home tab of `user` (None: a Slack account not linked to an active staff User), in the
+    viewer's Slack `locale`: a person belongs to no property, so the tab speaks their language,
+    English when Slack did not say."""
     now = now or utcnow()
     with store.unit() as unit:
         properties = {p.id: p for p in unit.properties.with_channel()}
-        locale = _locale_of(properties.values())
+        locale = locales.supported(locale)
         if user is None or user.id is None:
             return HomeContent(locale, False, [], 0, None, [])
         waiting, total = _waiting(unit, properties)
         unlinked = _unlinked(unit) if user.role == "admin" else []
         return HomeContent(locale, True, waiting, total, _my_week(unit, user.id, now), unlinked)
-
-
-def _locale_of(properties: Iterable[Property]) -> str:
-    """A person belongs to no property: the tab speaks Spanish only when every mapped property does."""
-    found = {locales.supported(p.locale) for p in properties}
-    return found.pop() if len(found) == 1 else locales.DEFAULT_LOCALE
 
 
 def _waiting(unit: Unit, properties: dict[str, Property]) -> tuple[list[WaitingPost], int]:

@@ -41,11 +41,15 @@ def _stats(counts: WindowCounts) -> WindowStats:
     )
 
 
-def window_stats(unit: Unit, property_ids: Iterable[str], start: datetime, end: datetime) -> WindowStats:
+def window_stats(
+    unit: Unit, property_ids: Iterable[str], start: datetime, end: datetime, *, by_settled: bool = False
+) -> WindowStats:
+    """`by_settled`: the conversations that settled in the window, not those graded in it (the tally)."""
     ids = list(property_ids)
     if not ids:
         return _stats(WindowCounts())
-    return _stats(sum(unit.windows.window_counts(ids, start, end).values(), WindowCounts()))
+    counts = unit.windows.window_counts(ids, start, end, by_settled=by_settled)
+    return _stats(sum(counts.values(), WindowCounts()))
 
 
 def total_stats(stats: Iterable[WindowStats]) -> WindowStats:

@@ -1,13 +1,16 @@
 """The daily tally line: per property channel, for the previous local day (docs/jobs.md).
 
 It proves the grader ran: posted even when nothing was flagged, worded so that "0 graded" cannot be
-read as "all good", and warning when a channel's posts have had no reaction for seven days.
+read as "all good", and warning when a channel's posts have had no reaction for seven days. It counts
+conversations by when they settled, in the property's time zone, so a backfill lands on the days it
+happened; the warning waits until the channel has had flagged posts for seven days (day one says
+nothing untrue), and a property with no channel gets no tally post.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from blocks import build_tally_blocks, validate_post
@@ -19,6 +22,7 @@ from smith.outbox.queue import Draft, queue_one
 from smith.stats import window_stats
 
 QUIET_DAYS = 7
+_EVER = datetime(2000, 1, 1, tzinfo=UTC)  # before any grade: "at any time before"
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,8 @@ class Tally:
     graded: int
     flagged: int
     no_reactions_warning: bool
+    passed: int = 0
+    reacted: int = 0
 
 
 def local_day_bounds(day: date, timezone: str) -> tuple[datetime, datetime]:
@@ -61,7 +67,7 @@ def due_tally_day(now: datetime, prop: Property, tally_time: time) -> date | Non
 
 def compose_tally(unit: Unit, prop: Property, day: date) -> Tally:
     start, end = local_day_bounds(day, prop.timezone)
-    stats = window_stats(unit, [prop.id], start, end)
+    stats = window_stats(unit, [prop.id], start, end, by_settled=True)
     quiet = _no_reactions_lately(unit, prop.id, end)
     content = build_tally_blocks(
         property_name=prop.name,
@@ -75,20 +81,26 @@ def compose_tally(unit: Unit, prop: Property, day: date) -> Tally:
         locale=prop.locale,
     )
     validate_post(content)
-    return Tally(prop.id, day, content, stats.graded, stats.flagged, quiet)
+    return Tally(prop.id, day, content, stats.graded, stats.flagged, quiet, stats.passed, stats.reacted)
 
 
 def _no_reactions_lately(unit: Unit, property_id: str, end: datetime) -> bool:
-    """Smith flagged something in the last week, and nobody reacted to anything in that week."""
+    """Smith flagged something in the last week, nobody reacted to anything in that week, and the
+    channel has had flagged posts for the whole week (on day one "no reaction in 7 days" is untrue)."""
     start = end - timedelta(days=QUIET_DAYS)
     if not unit.windows.any_flagged(property_id, start, end):
         return False
+    if not unit.windows.any_flagged(property_id, _EVER, start):
+        return False  # the first flagged post is less than a week old
     latest = unit.windows.latest_act_at(property_id, before=end)
     return latest is None or latest < start
 
 
 def queue_tally(unit: Unit, prop: Property, tally: Tally) -> bool:
-    """Queue the tally post once per property and day (the idempotency key makes a rerun a no-op)."""
+    """Queue the tally post once per property and day (the idempotency key makes a rerun a no-op);
+    never for a property with no channel, where it would wait, unread, for a channel to be mapped."""
+    if prop.slack_channel_id is None:
+        return False
     draft = Draft(
         key=tally_key(prop.id, tally.local_date),
         kind="tally",

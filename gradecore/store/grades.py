@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from gradecore.entities import MachineGrade
 
@@ -112,3 +112,10 @@ class GradesRepo:
             .limit(limit)
         )
         return self._session.exec(query).all()
+
+    def first_graded_at(self) -> datetime | None:
+        """When Smith graded its first conversation (one probe of `ix_machine_grades_type_created`): the
+        digest says nothing about a week or a month Smith has not yet been running for."""
+        query = select(func.min(col(MachineGrade.created_at))).where(MachineGrade.item_type == "conversation")
+        found: datetime | None = self._session.exec(query).one()
+        return found

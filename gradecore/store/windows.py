@@ -34,7 +34,13 @@ from sqlalchemy import type_coerce as coerce
 from sqlalchemy.orm import aliased
 from sqlmodel import Session
 
-from gradecore.entities import FAILING_DIMENSIONS, RECOVERED_TOOL_ERRORS, GradeVerdict, MachineGrade
+from gradecore.entities import (
+    FAILING_DIMENSIONS,
+    RECOVERED_TOOL_ERRORS,
+    ConversationRecord,
+    GradeVerdict,
+    MachineGrade,
+)
 
 NO_CHECK = "—"  # the `check` of an act whose frozen grade names no headline
 
@@ -86,18 +92,31 @@ def _standing_rank(verdict: Any) -> ColumnElement[int]:
 
 
 @cache
-def _window_counts_query(filtered: bool) -> Select[Any]:
+def _window_counts_query(filtered: bool, by_settled: bool = False) -> Select[Any]:
     """WindowsRepo.window_counts' statement: start, end (and the properties when `filtered`) are bound
-    at execution, so the statement is built and compiled once, not per property and tick."""
+    at execution, so the statement is built and compiled once, not per property and tick.
+
+    `by_settled` counts the conversations that settled in the window (at their latest grade, whenever
+    it was made) rather than those graded in it: a backfill then lands on the days it happened."""
     grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
     rank = func.row_number().over(
         partition_by=grade.conversation_id, order_by=(grade.created_at.desc(), grade.id.desc())
     )
-    ranked_grades = select(grade.conversation_id, grade.property_id, grade.level, rank.label("rank")).where(
-        grade.item_type == "conversation",
-        grade.created_at >= bindparam("start"),
-        grade.created_at < bindparam("end"),
-    )
+    ranked_grades = select(grade.conversation_id, grade.property_id, grade.level, rank.label("rank"))
+    if by_settled:
+        records = ConversationRecord.__table__  # type: ignore[attr-defined]
+        record = records.c
+        ranked_grades = ranked_grades.join(records, record.conversation_id == grade.conversation_id).where(
+            grade.item_type == "conversation",
+            record.settled_at >= bindparam("start"),
+            record.settled_at < bindparam("end"),
+        )
+    else:
+        ranked_grades = ranked_grades.where(
+            grade.item_type == "conversation",
+            grade.created_at >= bindparam("start"),
+            grade.created_at < bindparam("end"),
+        )
     if filtered:
         ranked_grades = ranked_grades.where(grade.property_id.in_(bindparam("properties", expanding=True)))
     inner = ranked_grades.subquery("ranked_grades")
@@ -191,7 +210,7 @@ class WindowsRepo:
     # --- grades and the acts on them ------------------------------------------------------------------
 
     def window_counts(
-        self, property_ids: Iterable[str] | None, start: datetime, end: datetime
+        self, property_ids: Iterable[str] | None, start: datetime, end: datetime, *, by_settled: bool = False
     ) -> dict[str, WindowCounts]:
         """Per property: conversations graded in [start, end) at their latest grade, and the standing
         acts (of any time) on those conversations. `None` means every property. One statement, built
@@ -200,7 +219,8 @@ class WindowsRepo:
         if property_ids is not None:
             # Bounded by the number of properties (a channel's, or the whole list): never by conversations.
             values["properties"] = sorted(set(property_ids))
-        rows = self._session.connection().execute(_window_counts_query(property_ids is not None), values)
+        query = _window_counts_query(property_ids is not None, by_settled)
+        rows = self._session.connection().execute(query, values)
         counts: dict[str, WindowCounts] = {}
         for prop, total, passed, reacted, acts, agreeing in rows:
             total, passed = int(total), int(passed)

@@ -115,8 +115,13 @@ def _edit_parent_to_pass(
     parent = unit.outbox.by_key(parent_key(result.conversation_id))
     if parent is None:
         return 0  # it was flagged but never posted (no channel then): nothing to bring in line
+    stored = unit.properties.get(result.property_id)  # one property name everywhere: the stored one
     content = build_regraded_pass_blocks(
-        result, property_name=property_name, machine_grade_id=grade_id, idempotency_key=parent.idempotency_key
+        result,
+        property_name=property_name if stored is None else stored.name,
+        machine_grade_id=grade_id,
+        idempotency_key=parent.idempotency_key,
+        locale=None if stored is None else stored.locale,
     )
     draft = Draft(
         key=regraded_key(parent.idempotency_key, grade_id),

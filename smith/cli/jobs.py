@@ -58,12 +58,20 @@ def tally(
                     {
                         "property": prop.id,
                         "date": local_day.isoformat(),
+                        "name": prop.name,
+                        "channel": prop.slack_channel_id,
                         "graded": line.graded,
+                        "pass": line.passed,
                         "below": line.flagged,
+                        "reacted": line.reacted,
                         "no_reactions_in_7_days": line.no_reactions_warning,
                         "line": "\n".join(render_payload(line.content.as_message())),
                         "queued": queued,
                     }
+                )
+            elif post and prop.slack_channel_id is None:
+                typer.echo(
+                    f"{prop.id}: no channel mapped, so no tally post (`smith properties set --channel`)"
                 )
             elif post:
                 typer.echo(f"{prop.id}: {'queued' if queued else 'already queued'} for {local_day}")

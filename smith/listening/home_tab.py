@@ -20,11 +20,14 @@ from smith.listening.identity import Directory, DirectoryUnavailable, resolve
 log = logging.getLogger(__name__)
 
 
-async def home_view_for(store: Store, directory: Directory, slack_user_id: str) -> View:
+async def home_view_for(
+    store: Store, directory: Directory, slack_user_id: str, *, locale: str | None = None
+) -> View:
+    """The Home tab for `slack_user_id`, in their Slack `locale` (English when unknown)."""
     user: User | None = None
     try:
         who = await resolve(store, directory, slack_user_id)
         user = who.user if who.may_grade else None
     except DirectoryUnavailable:
         log.warning("Home tab for %s: users.info unavailable", slack_user_id)
-    return build_home_view(await asyncio.to_thread(home_for, store, user))
+    return build_home_view(await asyncio.to_thread(home_for, store, user, locale=locale))

@@ -82,6 +82,11 @@ def queue_posts(
             **fields,  # type: ignore[arg-type]
         )
 
+    own_replies, listed = _replies_and_list(known, grade, max_thread_replies)
+    # One property name everywhere: the stored one (`smith properties set --name`, else the first
+    # document's), never whatever this document happens to call it.
+    stored = unit.properties.get(conversation.property.id)
+
     def parent_content(reviewed: str | None = None) -> PostContent:
         return build_conversation_blocks(
             grade,
@@ -91,6 +96,8 @@ def queue_posts(
             idempotency_key=parent_at,  # an edited message keeps the parent's key
             locale=locale,
             reviewed=reviewed,
+            turns_in_thread=len(own_replies),
+            property_name=None if stored is None else stored.name,
         )
 
     drafts: list[Draft] = []
@@ -117,7 +124,6 @@ def queue_posts(
         )
         refresh_reviewed = reviewed is not None
 
-    own_replies, listed = _replies_and_list(known, grade, max_thread_replies)
     for turn in own_replies:
         grade_id = ids.turns[turn.turn_id]
         key = turn_key(grade.conversation_id, turn.turn_id)

@@ -31,6 +31,7 @@ class DatabaseState:
     problem: str | None
     parked_events: int
     parked_verdicts: int = 0
+    properties_without_channel: tuple[str, ...] = ()  # they get no posts and no tally
 
 
 class DatabaseProbe:
@@ -55,7 +56,8 @@ class DatabaseProbe:
         try:
             require_migrated(self._store.engine)
             with self._store.unit() as unit:
-                return DatabaseState(None, unit.inbox.parked_count(), unit.fixtures.parked_count())
+                unmapped = tuple(p.id for p in unit.properties.list() if p.slack_channel_id is None)
+                return DatabaseState(None, unit.inbox.parked_count(), unit.fixtures.parked_count(), unmapped)
         except DatabaseError as exc:
             return DatabaseState(str(exc), 0)
         except Exception as exc:  # a timeout or a dropped connection: one line, not a traceback
@@ -89,6 +91,8 @@ def make_readyz_handler(
             "inbox_parked": database.parked_events,
             # Likewise: verdicts the nightly sweep set aside after repeated failures (the Fixture ledger).
             "sweep_parked": database.parked_verdicts,
+            # Reported, not fatal: a property with no channel gets no posts and no tally (issue 23).
+            "properties_without_channel": list(database.properties_without_channel),
         }
         if channels_not_joined is not None and database.problem is None:
             # Reported, not fatal: posts there fail loudly instead. Left out when Slack is slow to say.

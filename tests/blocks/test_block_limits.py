@@ -78,7 +78,7 @@ def test_thirty_failing_dimensions_in_one_turn_are_summarised() -> None:
         grade.turns[0], grade, conversation, machine_grade_id=None, idempotency_key="k"
     )
     validate_post(content)
-    claras = next(text for text in block_texts(content) if text.startswith("*Clara's*"))
+    claras = next(text for text in block_texts(content) if text.startswith("*Clara's mistake*"))
     assert claras.count("• *HOLD ·") == 8
     assert claras.endswith("…and 22 more")
 
@@ -109,7 +109,7 @@ def test_tenant_text_cannot_mention_or_link() -> None:
         assert "<@U123>" not in shown and "<!channel>" not in shown and "<!here>" not in shown
         assert "<https://evil" not in shown
     assert "*&lt;@U123&gt; &amp; &lt;!channel&gt;*" in block_texts(turn)[1]
-    assert "&lt;!here&gt; &amp; Sons · SMS · with a prospect" in visible_text(parent)
+    assert "&lt;!here&gt; &amp; Sons · SMS with a prospect" in visible_text(parent)
 
 
 def test_validate_post_rejects_too_many_blocks() -> None:

@@ -52,7 +52,7 @@ def test_every_post_is_valid_plain_and_leak_free(name: str) -> None:
 def test_dead_thread_has_a_parent_and_no_replies() -> None:
     parent, replies = posts("birchwood-dead-thread")
     assert replies == []
-    assert "No turn flagged" in visible_text(parent)
+    assert "No single turn was flagged" in visible_text(parent)
 
 
 def test_rent_mismatch_marks_the_amount() -> None:
@@ -60,11 +60,14 @@ def test_rent_mismatch_marks_the_amount() -> None:
     assert "*$1,950*" in block_texts(reply)[1]
 
 
-def test_double_send_splits_claras_from_ours_and_quotes_the_tool_error_only_in_the_thread() -> None:
+def test_double_send_splits_claras_from_ours_and_keeps_the_tool_error_for_engineers() -> None:
     parent, [reply] = posts("camellia-double-send")
-    ours = next(text for text in block_texts(reply) if text.startswith("*Ours"))
-    claras = next(text for text in block_texts(reply) if text.startswith("*Clara's*"))
-    assert "TOUR_SLOTS_API_KEY" in ours and "get_tour_slots" in ours
-    assert "TOUR_SLOTS_API_KEY" not in claras
-    assert "TOUR_SLOTS_API_KEY" not in visible_text(parent)
+    ours = next(text for text in block_texts(reply) if text.startswith("*A problem on our side"))
+    claras = next(text for text in block_texts(reply) if text.startswith("*Clara's mistake*"))
+    assert "tool failed" in ours and "tool failed" not in claras
+    for post in (parent, reply):
+        assert "TOUR_SLOTS_API_KEY" not in visible_text(post) and "get_tour_slots" not in visible_text(post)
+    assert reply.metadata is not None
+    notes = [note for d in reply.metadata.event_payload["detail"]["failed"] for note in d.get("notes", [])]
+    assert any("TOUR_SLOTS_API_KEY" in note for note in notes)
     assert "••21" in block_texts(reply)[1]

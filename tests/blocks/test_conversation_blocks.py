@@ -1,4 +1,5 @@
-"""The parent post: headline, where/who, split, scope, how to answer, button and metadata."""
+"""The parent post: headline, who and when, what happened, whose mistake, scope, how to answer, button
+and metadata (with the engineering detail the text leaves out)."""
 
 from __future__ import annotations
 
@@ -46,28 +47,74 @@ def test_headline_is_worst_level_and_reason_title() -> None:
     assert content.text.startswith("BLOCK · unbacked promise")
 
 
-def test_says_property_channel_and_other_party() -> None:
-    assert "Lampliter · SMS · with a prospect" in visible_text(build(lampliter()))
-    assert "Camellia · Email · with a prospect" in visible_text(build(camellia_double_send()))
-    assert "with a resident" in visible_text(build(birchwood_dead_thread()))
+def test_says_who_and_when_in_the_propertys_time_zone() -> None:
+    # The other party's first name and role, the channel, and the local time of the flagged turn.
+    assert (
+        "Lampliter · SMS with Morgan (prospect) · Tue 24 Nov, 9:02 AM" in block_texts(build(lampliter()))[1]
+    )
+    assert "Camellia · Email with Jordan (prospect) · Fri 17 Jul, 10:03 AM" in visible_text(
+        build(camellia_double_send())
+    )
+    assert "SMS with Chris (resident)" in visible_text(build(birchwood_dead_thread()))
+
+
+def test_without_a_name_the_party_is_named_by_role() -> None:
+    text = visible_text(build(conversation_with_unnamed_prospect()))
+    assert "Camellia · SMS with a prospect · Fri 17 Jul, 10:01 AM" in text
+
+
+def conversation_with_unnamed_prospect() -> tuple[ConversationGrade, Conversation]:
+    conversation = synthetic_conversation(["Hello there."])
+    failing = dim("mandated_tools_called", Layer.LOOP)
+    return conversation_grade(conversation, [], [turn_grade("turn-0", "out0", 1, [failing])]), conversation
+
+
+def test_the_stored_property_name_wins_over_the_documents() -> None:
+    grade, conversation = lampliter()
+    content = build_conversation_blocks(
+        grade,
+        conversation,
+        machine_grade_id=None,
+        conversation_url=None,
+        idempotency_key="k",
+        property_name="The Lampliter Lofts",
+    )
+    assert block_texts(content)[1].startswith("The Lampliter Lofts · SMS with Morgan")
 
 
 def test_counts_flagged_turns_or_says_none_was() -> None:
-    assert "1 of 1 turn flagged" in visible_text(build(lampliter()))
+    assert "1 of 1 turn flagged — it is explained in this thread" in visible_text(build(lampliter()))
     text = visible_text(build(birchwood_dead_thread()))
-    assert "No turn flagged — only the conversation checks above failed" in text
+    assert "No single turn was flagged — the problem is the conversation as a whole" in text
+
+
+def test_flagged_count_says_how_many_the_thread_explains() -> None:
+    grade, conversation = lampliter()
+    content = build_conversation_blocks(
+        grade,
+        conversation,
+        machine_grade_id=None,
+        conversation_url=None,
+        idempotency_key="k",
+        turns_in_thread=0,
+    )
+    text = visible_text(content)
+    assert "the first 0 are explained" in text and "each one is explained" not in text
 
 
 def test_lists_conversation_checks_with_their_reason_sentence() -> None:
     text = visible_text(build(birchwood_dead_thread()))
     assert "*HOLD · unanswered question* — The resident's last question has had no answer for 2 days." in text
+    assert "*What happened*" in text
     assert "“Is the pool open this weekend too?”" in text
 
 
 def test_ownership_split_in_plain_words() -> None:
     text = visible_text(build(camellia_double_send()))
-    assert "Clara's part: output · Ours (context/tools/data): output, tools" in text
-    assert "Clara's part: output · Ours (context/tools/data): nothing" in visible_text(build(lampliter()))
+    assert "Clara's mistake and a problem on our side (engineers are told)" in text
+    lampliter_text = visible_text(build(lampliter()))
+    assert "Clara's mistake" in lampliter_text and "our side" not in lampliter_text
+    assert "Ours" not in text and "output" not in text and "tools" not in text
 
 
 def test_scope_statement_shown_with_judged_dimensions_named_as_judged() -> None:
@@ -76,8 +123,8 @@ def test_scope_statement_shown_with_judged_dimensions_named_as_judged() -> None:
     grade, conversation = lampliter()
     assert grade.scope.text.endswith("not checked: tone, pacing — judge lane off")
     text = visible_text(build((grade, conversation)))
-    assert f"{len(grade.scope.checks_run)} checks · tone and pacing not judged — judge lane off" in text
-    assert "not checked: tone" not in text
+    assert f"{len(grade.scope.checks_run)} checks ran · tone and pacing not rated this time" in text
+    assert "not checked: tone" not in text and "judge lane" not in text
 
 
 def test_how_to_respond_and_correct_grade_button() -> None:
@@ -94,12 +141,20 @@ def test_metadata_traces_the_post_back() -> None:
     content = build((grade, conversation))
     assert content.metadata is not None
     assert content.metadata.event_type == "smith_grade"
-    assert content.metadata.event_payload == {
+    payload = dict(content.metadata.event_payload)
+    detail = payload.pop("detail")
+    assert payload == {
         "conversation_id": grade.conversation_id,
         "turn_id": None,
         "machine_grade_id": "mg-77",
         "idempotency_key": "post:abc",
     }
+    # What the text leaves out, for engineers: which checks failed, in which layer, whose, the rubric.
+    assert {(d["check"], d["layer"], d["owner"]) for d in detail["failed"]} >= {
+        ("one_message_per_trigger", "output", "ours"),
+        ("tools_succeeded", "tools", "ours"),
+    }
+    assert detail["rubric"] == grade.rubric_version and detail["checks_run"] == len(grade.scope.checks_run)
     assert content.as_message()["metadata"]["event_payload"]["idempotency_key"] == "post:abc"
 
 
@@ -136,7 +191,7 @@ def test_block_order_reads_top_down() -> None:
     texts = block_texts(build(birchwood_dead_thread()))
     order = [
         next(i for i, t in enumerate(texts) if needle in t)
-        for needle in ("— The resident", "No turn flagged", "Clara's part", "judge lane off", "👍")
+        for needle in ("Chris (resident)", "— The resident", "No single turn", "checks ran", "👍")
     ]
     assert order == sorted(order)
 
@@ -150,11 +205,8 @@ def test_scope_statement_turns_check_ids_into_words_and_says_why() -> None:
     failing = dim("mandated_tools_called", Layer.LOOP)
     grade = conversation_grade(conversation, [], [turn_grade("turn-0", "out0", 1, [failing, short, tone])])
     text = visible_text(build((grade, conversation)))
-    assert (
-        "1 check · not checked: reply language matches — too short to tell · tone not judged — judge lane off"
-        in text
-    )
-    assert "reply_language_matches" not in text
+    assert "1 check ran · tone not rated this time · not checked: the reply's language" in text
+    assert "reply_language_matches" not in text and "reply language matches" not in text
 
 
 def test_checks_that_did_not_apply_are_counted_not_named() -> None:
@@ -166,8 +218,11 @@ def test_checks_that_did_not_apply_are_counted_not_named() -> None:
     failing = dim("mandated_tools_called", Layer.LOOP)
     grade = conversation_grade(conversation, [], [turn_grade("turn-0", "out0", 1, [failing, *skipped])])
     text = visible_text(build((grade, conversation)))
-    assert "1 check · 2 did not apply here" in text
-    assert "escalation" not in text
+    assert "1 check ran\n" in text or text.endswith("1 check ran")
+    assert "escalation" not in text and "did not apply" not in text
+    grade_detail = build((grade, conversation)).metadata
+    assert grade_detail is not None
+    assert ["escalation_closed", "not_applicable"] in grade_detail.event_payload["detail"]["not_checked"]
 
 
 def test_message_receipts_name_the_writer_by_role_and_hide_engine_details() -> None:

@@ -244,7 +244,10 @@ def users_info(ws: Workspace, bot: Bot, params: JsonDict) -> JsonDict:
     user = ws.users.get(_str(params, "user") or "")
     if user is None:
         raise SlackError("user_not_found")
-    return {"ok": True, "user": user.to_api(ws.team_id)}
+    answer = user.to_api(ws.team_id)
+    if params.get("include_locale") in (True, "true", "1", 1):
+        answer["locale"] = user.locale
+    return {"ok": True, "user": answer}
 
 
 def views_open(ws: Workspace, bot: Bot, params: JsonDict) -> JsonDict:

@@ -64,6 +64,7 @@ class User:
     is_bot: bool = False
     deleted: bool = False
     tz: str = "America/New_York"
+    locale: str = "en-US"  # answered only when asked (`include_locale`), as Slack does
 
     def to_api(self, team_id: str) -> JsonDict:
         profile: JsonDict = {"real_name": self.real_name or self.name, "display_name": self.name}

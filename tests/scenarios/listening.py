@@ -167,8 +167,10 @@ class Scene:
         assert self.smith.relay is not None
         return await self.smith.relay.drain(within=20.0, idle_sleep=0.01)
 
-    def add_slack_user(self, slack_id: str, email: str | None, *, is_bot: bool = False) -> None:
-        self.fake.add_user(SlackUser(slack_id, slack_id.lower(), email=email, is_bot=is_bot))
+    def add_slack_user(
+        self, slack_id: str, email: str | None, *, is_bot: bool = False, locale: str = "en-US"
+    ) -> None:
+        self.fake.add_user(SlackUser(slack_id, slack_id.lower(), email=email, is_bot=is_bot, locale=locale))
 
     def add_grader(
         self,

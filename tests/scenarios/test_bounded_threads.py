@@ -100,7 +100,13 @@ async def test_eighty_flagged_turns_post_eleven_messages(store: Store) -> None:
         assert listing.text == "71 more flagged turns in this conversation"
         shown = "\n".join(json.dumps(block, ensure_ascii=False) for block in listing.blocks or [])
         assert "Turn 10 · REPAIR · amount mismatch" in shown
-        assert "smith grade" in shown
+        # Staff are not told to run a command: they are told where to read each turn.
+        assert "smith grade" not in shown and "To read one, open this conversation" in shown
+        # The parent says how many turns the thread explains and where the rest are (SPEC §5.1 v3).
+        assert parent.text.endswith(
+            "80 of 80 turns flagged — the first 9 are explained in this thread, "
+            "the rest are listed in its last message."
+        )
         listed_numbers = [int(n) for n in re.findall(r"Turn (\d+) ·", shown)]
         assert listed_numbers == list(range(10, 10 + len(listed_numbers)))
         # Whatever does not fit in one message is counted, never dropped silently.

@@ -151,7 +151,7 @@ async def test_staff_disagreement_becomes_a_proven_rule_change_and_a_regrade(wor
         assert sorted(u["ts"] for u in updates) == sorted(p.ts for p in parents.values())
         for conversation_id, parent in parents.items():
             edited = fake.message(CHANNEL, parent.ts)
-            assert "now PASS — nothing to do" in edited.text
+            assert "now passes — nothing to do" in edited.text
             assert edited.metadata["event_payload"]["idempotency_key"] == parent_key(conversation_id)
         assert len(fake.calls_to("chat.postMessage")) == posts_before
 

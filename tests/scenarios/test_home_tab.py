@@ -110,3 +110,38 @@ async def test_a_publish_failing_behind_a_proxy_is_logged_by_its_status(
             await wait_until(lambda: "views.publish failed" in caplog.text, what="the warning")
         assert "views.publish failed (TransientFailure): slack answered 502" in caplog.text
         assert "None" not in caplog.text
+
+
+# Issue 23: the Home tab speaks its viewer's Slack locale (users.info, cached), falling back to English.
+
+
+async def test_the_home_tab_speaks_the_viewers_slack_locale_and_asks_slack_once(engine: Engine) -> None:
+    async with running_scene(engine) as scene:
+        for name in (LAMPLITER, CAMELLIA):  # an English property and a Spanish one
+            await scene.seed(name)
+        with scene.store.unit() as unit:
+            unit.users.add("lucia@example.test", "Lucía", "staff")
+        scene.add_slack_user("U0LUCIA", "lucia@example.test", locale="es-MX")
+        scene.add_grader("U0ANA", "ana@example.test")
+
+        spanish = shown(await open_home(scene, "U0LUCIA"))
+        assert "2 publicaciones esperan revisión (las más recientes primero)" in spanish
+        assert "posts wait" not in spanish
+        assert "2 posts wait for a review" in shown(await open_home(scene, "U0ANA"))
+
+        await open_home(scene, "U0LUCIA")
+        asked = [
+            c
+            for c in scene.fake.calls_to("users.info")
+            if c.get("user") == "U0LUCIA" and c.get("include_locale")
+        ]
+        assert len(asked) == 1  # the second opening used the cached answer
+
+
+async def test_without_an_answer_from_slack_the_home_tab_is_english(engine: Engine) -> None:
+    async with running_scene(engine) as scene:
+        await scene.seed(CAMELLIA)  # a Spanish property: the tab still follows the viewer, not it
+        scene.add_grader("U0ANA", "ana@example.test")
+        scene.fake.fail_next("users.info", "fatal_error", times=1)  # the locale look-up
+        text = shown(await open_home(scene, "U0ANA"))
+        assert "1 post waits for a review" in text

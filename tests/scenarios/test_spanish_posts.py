@@ -28,9 +28,12 @@ async def test_a_spanish_property_gets_spanish_posts(store: Store) -> None:
         (parent,) = fake.top_level(CHANNELS["camellia"])
         (reply,) = [m for m in fake.thread(CHANNELS["camellia"], parent.ts) if m.ts != parent.ts]
         shown = f"{parent.blocks}\n{reply.blocks}"
-        assert parent.text.startswith("HOLD · idioma equivocado — Camellia · SMS · con un residente.")
+        # Who and when: the resident's first name and the local time of the flagged turn.
+        assert parent.text.startswith(
+            "HOLD · idioma equivocado — Camellia · SMS con Lucía (residente) · vie 27 nov, 11:30."
+        )
         assert "HOLD — alguien debería hacer seguimiento" in shown
-        assert "tono y ritmo sin evaluar — evaluación por juez desactivada" in shown
+        assert "esta vez no se valoraron el tono y el ritmo" in shown and "juez" not in shown
         assert "Le escribieron en español y Clara respondió en inglés." in shown
         assert "Qué hacer: vuelve a responder en su idioma" in shown
         assert "Corregir esta calificación" in shown

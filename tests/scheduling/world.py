@@ -79,8 +79,9 @@ def set_property(
 
 
 def ingest(store: Store, conversation: Conversation, *, when: datetime, rules: Rules | None = None) -> None:
+    """Ingest `conversation` as if it settled and arrived at `when` (the tally counts by settled time)."""
     with at(when):
-        Ingestor(store, rules=rules).ingest(conversation)
+        Ingestor(store, rules=rules).ingest(conversation.model_copy(update={"settled_at": when}))
 
 
 def add_grader(store: Store, email: str = "maria.lopez@camellia.example") -> int:

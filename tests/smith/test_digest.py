@@ -73,7 +73,7 @@ def test_every_section_is_present(store: Store) -> None:
     history(store)
     assert list(sections(store)) == [
         "Reaction rate per channel (7 days)",
-        "Top root causes of *ours* failures (this week, vs last week)",
+        "Top root causes of failures on our side (this week, vs last week)",
         "Checks that have not failed in 30 days — unnecessary or broken?",
         "Pass rate vs 👎 (last week → this week)",
         "Calibration debt",
@@ -172,3 +172,42 @@ def test_tool_errors_recovered_by_a_retry_are_counted(store: Store) -> None:
     assert sections(store)["Tool errors recovered by a retry (last week → this week)"] == [
         "recovered tool errors 1 → 3"
     ]
+
+
+def test_no_30_day_section_before_30_days_of_grades(store: Store) -> None:
+    # Day one (SPEC §7 v3): with only a week of grades, "has not failed in 30 days" would be untrue
+    # for every check, so the section is left out.
+    ingest(store, demo(LAMPLITER), when=on(11, 20))
+    ingest(store, demo(OAKRIDGE), when=on(11, 28))
+    found = sections(store)
+    assert "Checks that have not failed in 30 days — unnecessary or broken?" not in found
+    assert "Reaction rate per channel (7 days)" in found
+
+
+def test_no_heading_nests_emphasis(store: Store) -> None:
+    # Headings are set in bold; an asterisk inside one ends the bold early in Slack's mrkdwn.
+    history(store)
+    assert not any("*" in heading for heading in sections(store))
+
+
+async def test_day_one_posts_neither_an_empty_sweep_summary_nor_a_digest(
+    store: Store, tmp_path: Path
+) -> None:
+    # The first start (SPEC §7 v3): grades of three days, no verdict to sweep. A "Nightly D8 sweep" of
+    # nothing and a digest of a week Smith was not running for would both be noise.
+    ingest(store, demo(LAMPLITER), when=on(11, 27))
+    ingest(store, demo(OAKRIDGE), when=on(11, 28))
+    config = JobConfig(fixtures_dir=tmp_path / "fixtures", triage_channel="C0TRIAGE")
+    ran = await Jobs(store, config, clock=lambda: NOW).tick()
+    assert ("digest", "2026-W49") in ran and ("sweep", "2026-11-30") in ran  # they ran, and said nothing
+    with store.unit() as unit:
+        assert unit.outbox.by_key("digest:2026-W49") is None
+        assert unit.outbox.by_key("sweep:2026-11-30") is None
+        run = unit.jobs.get("digest", "2026-W49")
+        assert run is not None and run.counts == {"posted": False, "why": "no full week of grades yet"}
+
+    # A week later there is a full week of grades: the digest starts.
+    next_week = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
+    assert ("digest", "2026-W50") in await Jobs(store, config, clock=lambda: next_week).tick()
+    with store.unit() as unit:
+        assert unit.outbox.by_key("digest:2026-W50") is not None

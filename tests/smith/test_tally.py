@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from gradecore.store import Store
 from gradecore.store.outbox import PENDING, UNROUTED
 from scheduler import JobConfig, Jobs
+from smith.ingest import Ingestor
 from smith.tally import compose_tally, queue_tally
 from tests.scheduling.world import (
     CAMELLIA_DOUBLE,
@@ -17,6 +18,7 @@ from tests.scheduling.world import (
     LAMPLITER,
     OAKRIDGE,
     add_grader,
+    at,
     demo,
     demo_variant,
     ingest,
@@ -57,6 +59,8 @@ def camellia_day(store: Store) -> None:
     ingest(store, demo_variant(CAMELLIA_LANGUAGE, "sun", property_of=CAMELLIA_DOUBLE), when=la(29, 23, 59))
     ingest(store, demo_variant(CAMELLIA_LANGUAGE, "tue", property_of=CAMELLIA_DOUBLE), when=la(1, 0, 0, 12))
     react(store, demo(CAMELLIA_DOUBLE).conversation_id, "up", when=la(30, 16), grader=grader)
+    # Flagged posts since the 20th: by the end of the week the channel has had them for seven days.
+    ingest(store, demo_variant(CAMELLIA_LANGUAGE, "early", property_of=CAMELLIA_DOUBLE), when=la(20, 10))
 
 
 def test_counts_on_a_small_real_day(store: Store) -> None:
@@ -64,6 +68,10 @@ def test_counts_on_a_small_real_day(store: Store) -> None:
     assert (
         tally_text(store, "camellia") == "Camellia · Mon 30 Nov: 4 graded · 2 pass · 2 below · 1 of 2 reacted"
     )
+    with store.unit() as unit:
+        tally = compose_tally(unit, unit.properties.require("camellia"), MON_30_NOV)
+    # The figures behind the line, as `smith tally --json` reports them.
+    assert (tally.graded, tally.passed, tally.flagged, tally.reacted) == (4, 2, 2, 1)
     # Sunday's line is read as of Sunday: Monday's reaction cannot silence its no-reaction warning.
     assert tally_text(store, "camellia", date(2026, 11, 29)) == (
         f"Camellia · Sun 29 Nov: 1 graded · 0 pass · 1 below · 0 of 1 reacted\n{WARNING}"
@@ -116,26 +124,40 @@ def test_nothing_flagged_lately_is_no_reason_to_warn(store: Store) -> None:
 
 def test_the_warning_looks_back_seven_days_from_the_end_of_the_tallied_day(store: Store) -> None:
     set_property(store, "lampliter", timezone="America/Chicago", channel="C0LAMPLITER", name="Lampliter")
+    ingest(store, demo_variant(LAMPLITER, "first"), when=chicago(14, 10))  # flagged posts since the 14th
     ingest(store, demo(LAMPLITER), when=chicago(22, 10))  # Sunday 22 Nov: 8 days before Monday's end
     assert WARNING not in tally_text(store, "lampliter")
     assert WARNING in tally_text(store, "lampliter", date(2026, 11, 28))
 
 
-def test_queue_tally_posts_once_per_property_and_day(store: Store) -> None:
+def test_no_warning_before_the_channel_has_had_flagged_posts_for_seven_days(store: Store) -> None:
+    # Day one (SPEC §7 v3): the first flagged post is four days old and nobody has reacted yet;
+    # "no reactions in 7 days" would be untrue.
+    set_property(store, "lampliter", timezone="America/Chicago", channel="C0LAMPLITER", name="Lampliter")
+    ingest(store, demo(LAMPLITER), when=chicago(26, 10))
+    assert WARNING not in tally_text(store, "lampliter")
+    # A week after the first flagged post, with still no reaction, the warning is true and shown.
+    ingest(store, demo_variant(LAMPLITER, "later"), when=chicago(30, 10))
+    assert WARNING in tally_text(store, "lampliter", date(2026, 12, 3))
+
+
+def test_queue_tally_posts_once_per_property_and_day_and_never_without_a_channel(store: Store) -> None:
     camellia_day(store)
     set_property(store, "parked", timezone="UTC", channel=None, name="Parked")
     with store.unit() as unit:
-        for property_id in ("camellia", "parked"):
-            prop = unit.properties.require(property_id)
-            assert queue_tally(unit, prop, compose_tally(unit, prop, MON_30_NOV)) is True
-            assert queue_tally(unit, prop, compose_tally(unit, prop, MON_30_NOV)) is False
+        camellia = unit.properties.require("camellia")
+        assert queue_tally(unit, camellia, compose_tally(unit, camellia, MON_30_NOV)) is True
+        assert queue_tally(unit, camellia, compose_tally(unit, camellia, MON_30_NOV)) is False
+        # A property with no channel gets no tally post (SPEC §7 v3): not even one parked as unrouted.
+        parked = unit.properties.require("parked")
+        assert queue_tally(unit, parked, compose_tally(unit, parked, MON_30_NOV)) is False
     posts = {post.idempotency_key: post for post in tally_posts(store)}
-    assert set(posts) == {"tally:camellia:2026-11-30", "tally:parked:2026-11-30"}
+    assert set(posts) == {"tally:camellia:2026-11-30"}
     assert (posts["tally:camellia:2026-11-30"].channel, posts["tally:camellia:2026-11-30"].status) == (
         "C0CAMELLIA",
         PENDING,
     )
-    assert posts["tally:parked:2026-11-30"].status == UNROUTED
+    assert all(post.status != UNROUTED for post in tally_posts(store))
 
 
 async def test_the_scheduled_tally_posts_yesterdays_line(store: Store, tmp_path: Path) -> None:
@@ -174,3 +196,20 @@ async def test_the_day_a_property_was_created_is_tallied_in_its_own_timezone(
     set_property(store, "camellia", timezone="America/Los_Angeles", channel="C0CAMELLIA", created=created)
     jobs = Jobs(store, JobConfig(fixtures_dir=tmp_path), clock=lambda: la(1, 12, 0, 12))
     assert ("tally:camellia", "2026-11-30") in await jobs.tick()
+
+
+def test_a_backfill_lands_on_the_days_the_conversations_settled(store: Store) -> None:
+    # Three conversations sent in one batch on 1 Dec: each counts on its own settled day (local time),
+    # not on the day it was ingested (SPEC §7 v3).
+    set_property(store, "camellia", timezone="America/Los_Angeles", channel="C0CAMELLIA", name="Camellia")
+    settled = {"a": la(29, 10), "b": la(29, 23, 30), "c": la(30, 9)}  # 23:30 LA on the 29th is UTC's 30th
+    for variant, when in settled.items():
+        conversation = demo_variant(OAKRIDGE, variant, property_of=CAMELLIA_DOUBLE)
+        with at(la(1, 9, 0, 12)):
+            Ingestor(store).ingest(conversation.model_copy(update={"settled_at": when}))
+    assert (
+        tally_text(store, "camellia", date(2026, 11, 29))
+        == "Camellia · Sun 29 Nov: 2 graded · 2 pass · 0 below"
+    )
+    assert tally_text(store, "camellia") == "Camellia · Mon 30 Nov: 1 graded · 1 pass · 0 below"
+    assert tally_text(store, "camellia", date(2026, 12, 1)).endswith("0 graded — no conversations arrived")

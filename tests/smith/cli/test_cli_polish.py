@@ -91,6 +91,15 @@ def test_every_listing_speaks_json(workdir: Path) -> None:
     assert agreement == [{"grader": "all", "acts": 0, "agreeing": None, "kappa": None, "kappa_binary": None}]
     tally = json.loads(run_smith(workdir, "tally", "--date", "2026-11-30", "--json").stdout)
     assert tally[0]["property"] == "camellia" and tally[0]["graded"] == 0
+    # Every figure of the line, and whose line it is (issue 23).
+    assert {key: tally[0][key] for key in ("name", "channel", "graded", "pass", "below", "reacted")} == {
+        "name": "Camellia",
+        "channel": None,
+        "graded": 0,
+        "pass": 0,
+        "below": 0,
+        "reacted": 0,
+    }
     assert tally[0]["line"] == "Camellia · lun 30 nov: 0 calificadas — no llegó ninguna conversación"
 
 

@@ -133,7 +133,25 @@ async def test_readyz_needs_the_relay_to_have_ticked(client: Client, smith: wiri
     await smith.relay.run_once()
     after = await client.get("/readyz")
     assert after.status == 200
-    assert (await after.json()) == {"status": "ok", "problems": {}, "inbox_parked": 0, "sweep_parked": 0}
+    assert (await after.json()) == {
+        "status": "ok",
+        "problems": {},
+        "inbox_parked": 0,
+        "sweep_parked": 0,
+        "properties_without_channel": [],
+    }
+
+
+async def test_readyz_lists_properties_without_a_channel(client: Client, smith: wiring.Smith) -> None:
+    # Issue 23: such a property gets no posts and no tally; /readyz says so (reported, not fatal).
+    with smith.store.unit() as unit:
+        unit.properties.set("mapped", name="Mapped", timezone="UTC", locale="en", channel_id="C0MAPPED")
+        unit.properties.set("unmapped", name="Unmapped", timezone="UTC", locale="en")
+    assert smith.relay is not None
+    await smith.relay.run_once()
+    response = await client.get("/readyz")
+    assert response.status == 200
+    assert (await response.json())["properties_without_channel"] == ["unmapped"]
 
 
 async def test_readyz_is_503_on_an_unmigrated_database(empty_engine: Engine, tmp_path: Path) -> None:
