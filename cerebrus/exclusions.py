@@ -106,6 +106,12 @@ def _stands(position: Position, hit: Hit, other: Hit, folded: str) -> bool:
     return True
 
 
+def spans_sentences(folded: str, start: int, stop: int) -> bool:
+    """Whether folded[start:stop] runs over a sentence end: a pattern's gap may swallow the "!" of
+    "sorry for the mix-up! Our system had an error", and a phrase across two sentences is no phrase."""
+    return _SENTENCE_END.search(folded, start, stop) is not None
+
+
 def _sentences(folded: str) -> Callable[[int, int], tuple[int, int]]:
     """The bounds of the sentence holding folded[start:stop], from one pass over the text (each hit
     then costs a binary search, so a draft full of hits is still read in linear time)."""

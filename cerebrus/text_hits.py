@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cerebrus.exclusions import excluded
+from cerebrus.exclusions import excluded, spans_sentences
 from cerebrus.text_rules import CompiledText, PhrasePattern, PromiseEntry, language_applies
 from cerebrus.tokens import TokenizedText
 
@@ -23,10 +23,12 @@ def narration_hits(
     """Narration matches as (pattern, start, end) offsets in the folded draft."""
     if not text.narration.may_match(tokens):
         return []
+    folded = tokens.folded.folded
     hits = [
         (pattern, start, stop)
         for _, pattern, start, stop in text.narration.scan(tokens)
-        if pattern.language is None or language_applies(pattern.language, language())
+        if (pattern.language is None or language_applies(pattern.language, language()))
+        and not spans_sentences(folded, start, stop)
     ]
     # "If the app isn't working for you..." instructs the reader: the exclusions take failure narration
     # (a language's phrasing) back. Machinery vocabulary is jargon wherever it stands.
@@ -45,10 +47,12 @@ def promise_hits(
     scanned = text.promises.scan(tokens)
     if intent in text.maintenance_intents:
         scanned.extend(text.maintenance_promises.scan(tokens))
+    folded = tokens.folded.folded
     hits = [
         (entry, start, stop)
         for _, entry, start, stop in scanned
-        if entry.language is None or language_applies(entry.language, language())
+        if (entry.language is None or language_applies(entry.language, language()))
+        and not spans_sentences(folded, start, stop)
     ]
     if not hits:
         return hits

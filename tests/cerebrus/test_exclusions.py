@@ -92,3 +92,16 @@ def test_an_exclusion_id_may_not_repeat_a_pattern_id() -> None:
                 ]
             }
         )
+
+
+def test_a_match_never_runs_over_a_sentence_end() -> None:
+    # "the [1-2] {machinery_noun}" could gap over the "!": "the mix-up! Our system had an error".
+    conversation = (
+        ConversationBuilder()
+        .inbound("Hi")
+        .reply("Sorry for the mix-up! Our system had an error earlier.", language="en")
+        .build()
+    )
+    finding = run_check(conversation, "no_internal_narration")
+    assert finding.outcome is Outcome.FAIL
+    assert [e.quote for e in finding.evidence] == ["Our system had an error"]
