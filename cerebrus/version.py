@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-ENGINE_VERSION = "cerebrus-2.0.0"
+ENGINE_VERSION = "cerebrus-3.0.0"
