@@ -66,6 +66,8 @@ class LabelMatcher:
     _screens: dict[frozenset[str], re.Pattern[str] | None] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # Built on first need (see `may_have_label_after`): one pattern, or None when there is no label.
+    _after_screen: list[re.Pattern[str] | None] = field(default_factory=list, compare=False, repr=False)
 
     def screen_without(self, keys: frozenset[str]) -> re.Pattern[str] | None:
         """A pattern finding, as a substring, the first token of every label that names none of
@@ -84,6 +86,26 @@ class LabelMatcher:
         if len(self._screens) < _SCREENS_LIMIT:
             self._screens[keys] = screen
         return screen
+
+    def may_have_label_after(self, folded: str, amount_end: int) -> bool:
+        """Whether a label may stand right after an amount ending at `amount_end`: False rules
+        `label_after` out with one C-level match (most amounts are followed by "per month." or
+        "al mes", no label), True means `label_after` must look."""
+        screen = self._after_screen
+        if not screen:
+            firsts = sorted(self.by_first_token, key=lambda first: (-len(first), first))
+            fillers = "|".join(map(re.escape, sorted(_FILLERS, key=lambda word: (-len(word), word))))
+            # The same gaps and fillers `label_after` allows, then any label's first token as a prefix:
+            # it finds everything `label_after` could (and may find a little more, which it then rules out).
+            starts = "|".join(map(re.escape, firsts))
+            gap = r"[ \t/]*"
+            screen.append(
+                re.compile(rf"{gap}(?:(?:{fillers})(?!\w){gap}){{0,{_MAX_FILLERS}}}(?:{starts})")
+                if firsts
+                else None
+            )
+        pattern = screen[0]
+        return pattern is not None and pattern.match(folded, amount_end) is not None
 
     def label_after(self, folded: str, amount_end: int) -> Pairing | None:
         """The label right after an amount ending at `amount_end` in a folded text: the first label met

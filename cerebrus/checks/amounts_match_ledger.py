@@ -92,9 +92,10 @@ def _paired(
     if other_labels is None:
         return None  # every label names an item worth this amount: no pairing can make it wrong
     mention = mentions[position]
-    after = labels.label_after(folded, mention.end)
-    if after is not None:
-        return after
+    if labels.may_have_label_after(folded, mention.end):
+        after = labels.label_after(folded, mention.end)
+        if after is not None:
+            return after
     floor = mentions[position - 1].end if position else 0
     if other_labels.search(folded, floor, mention.start) is None:
         # No label naming only other items stands in the stretch: whatever label is nearest names

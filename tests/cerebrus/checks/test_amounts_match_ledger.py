@@ -122,20 +122,26 @@ def _with_tool(draft: str, result: Any, status: str = "success") -> list[dict[st
 
 
 @pytest.mark.parametrize(
-    ("draft", "language", "quote", "label", "side"),
+    ("draft", "language", "quote", "label"),
     [
-        ("Our 2-bedroom homes start at $1,425 per month.", "en", "$1,425", "2-bedroom", "before"),
-        ("A two bedroom is $1,425.00 a month, and it has a balcony.", "en", "$1,425.00", "two bedroom", "before"),
-        ("Los departamentos de 2 recámaras cuestan 1.425 dólares al mes.", "es", "1.425 dólares", "2 recámaras", "before"),
-        ("El de dos habitaciones sale en $1.425,00 mensuales.", "es", "$1.425,00", "dos habitaciones", "before"),
-        ("You can have a $1,425 Two-Bedroom today.", "en", "$1,425", "Two-Bedroom", "after"),
+        ("Our 2-bedroom homes start at $1,425 per month.", "en", "$1,425", "2-bedroom"),
+        ("A two bedroom is $1,425.00 a month, and it has a balcony.", "en", "$1,425.00", "two bedroom"),
+        (
+            "Los departamentos de 2 recámaras cuestan 1.425 dólares al mes.",
+            "es",
+            "1.425 dólares",
+            "2 recámaras",
+        ),
+        ("El de dos habitaciones sale en $1.425,00 mensuales.", "es", "$1.425,00", "dos habitaciones"),
+        ("You can have a $1,425 Two-Bedroom today.", "en", "$1,425", "Two-Bedroom"),
     ],
-)  # fmt: skip
+)
 def test_a_2_bedroom_quoted_at_the_1_bedrooms_price_is_the_wrong_item(
-    draft: str, language: str, quote: str, label: str, side: str
+    draft: str, language: str, quote: str, label: str
 ) -> None:
     """Issue 9: it equals *some* ledger value, which v1 took as backed. Issue 21: the receipt names
     the label the amount was paired with, quoted as written, and its key."""
+    side = "after" if draft.index(label) > draft.index(quote) else "before"
     result = _grade(draft, language=language)
     assert result.outcome is Outcome.FAIL
     assert result.reason.title == "amount for the wrong item"
