@@ -1,10 +1,12 @@
 """Phrase patterns, compiled (see cerebrus.phrase_syntax for the language): matched in linear time.
 
-A word never matches inside a token or across a contraction: `can` matches neither "can't" nor
-"cannot". Matching works element by element on the set of states (token, pending clitic) reached, so
-a text is matched in time linear in its length whatever the pattern's gaps and options; a pattern is
-tried only where its first words stand, and only on the few tokens a match can cover
-(docs/text-matching.md).
+A word never matches inside a token: `can` matches neither "can't" nor "cannot". Texts and patterns
+are read with their contractions expanded ("I'm" as "i am", "don't" as "do not", "can't" and "can
+not" as "cannot"; `'s` and `'d` as written, matched as clitics; cerebrus.tokens), and a match ends
+only where a token ends. Matching works element by element on the set of states (token, pending
+clitic) reached, so a text is matched in time linear in its length whatever the pattern's gaps and
+options; a pattern is tried only where its first words stand, and only on the few tokens a match can
+cover (docs/text-matching.md).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from cerebrus.tokens import TokenizedText, first_piece, split_clitic
+from cerebrus.tokens import VARIABLE_WORDS, TokenizedText, first_piece, reading_of, search_form, split_clitic
 
 Words = tuple[str, ...]
 T = TypeVar("T")
@@ -67,7 +69,15 @@ class Phrase:
     steps: tuple[Step, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        pieces = tuple((word, first_piece(word)) for word in sorted(self.first_words))
+        # Looked for as written: "cannot" may begin as "can't", "what's" as "whats" (tokens.search_form).
+        # A word a draft may write in another form ("i" inside "im") has no sure first piece: None.
+        forms: dict[str, bool] = {}
+        for word in self.first_words:
+            form = search_form(word)
+            forms[form] = forms.get(form, False) or word in VARIABLE_WORDS
+        pieces = tuple(
+            (form, None if variable else first_piece(form)) for form, variable in sorted(forms.items())
+        )
         object.__setattr__(self, "first_pieces", pieces)
         object.__setattr__(self, "steps", tuple(_steps(self.elements)))
 
@@ -78,8 +88,15 @@ class Phrase:
         return True
 
     def longest_prefix(self, words: Sequence[str]) -> int:
-        """How many of `words` the longest match starting at the first of them covers, or -1."""
-        return _longest(self.steps, words)
+        """How many of `words` (tokens as written) the longest match starting at the first of them
+        covers, or -1. The words are read with their contractions expanded (tokens.reading_of); a
+        match ends only where a token ends ("do" does not match "don't" alone)."""
+        reading = reading_of(words)
+        if reading is None:
+            return _longest(self.steps, words)
+        read, sources = reading
+        stop = _longest(self.steps, read, sources)
+        return sources[stop - 1][1] if stop > 0 else stop
 
     def finditer(self, text: TokenizedText) -> Iterator[tuple[int, int]]:
         """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
@@ -99,7 +116,10 @@ class Phrase:
             if offset < covered or not text.starts_token(offset):
                 continue
             words = text.window_words(offset, self.reach)
-            stop = _longest(self.steps, words)
+            if len(words) == self.reach and (reading := reading_of(words)) and len(reading[0]) < self.reach:
+                # "can not" read as one word: read on so that the reading holds `reach` words.
+                words = text.window_words(offset, 2 * self.reach)
+            stop = self.longest_prefix(words)
             if stop > 0:
                 covered = text.end_of(offset, words, stop)
                 yield offset, covered
@@ -121,8 +141,10 @@ def _steps(elements: tuple[Element, ...]) -> Iterator[Step]:
             yield element, None
 
 
-def _longest(steps: tuple[Step, ...], words: Sequence[str]) -> int:
+def _longest(steps: tuple[Step, ...], words: Sequence[str], sources: Sequence[tuple[int, int]] = ()) -> int:
     """How many of `words` the longest match of a phrase's steps from the first of them covers, or -1.
+    With `sources` (the tokens each word was read from), a match may end only after a token's last
+    word: "do" read from "don't" is no match on its own.
 
     The elements are a sequence (no loops), so the match is worked out element by element: the set
     of states after each element, built from the states before it. A state is reached once per
@@ -140,6 +162,8 @@ def _longest(steps: tuple[Step, ...], words: Sequence[str]) -> int:
     longest = -1
     for position, pending in states:
         if pending is None and position > longest:
+            if sources and 0 < position < len(sources) and sources[position][0] < sources[position - 1][1]:
+                continue  # inside the words one token reads as
             longest = position
     return longest
 
@@ -293,10 +317,13 @@ class PhraseSet(Generic[T]):
         words, bounds = text.window(offset, self._reach)
         if not words:
             return
-        token = words[0]
+        reading = reading_of(words[:1])
+        token = words[0] if reading is None else reading[0][0]
         numbers = set(self._by_word.get(token, ()))
         if "'" in token and (pair := split_clitic(token)):
             numbers.update(self._by_word.get(pair[0], ()))
+        if token == "can" and len(words) > 1 and words[1] == "not":
+            numbers.update(self._by_word.get("cannot", ()))
         for number in sorted(numbers):
             phrase, payload = self.entries[number]
             stop = phrase.longest_prefix(words)
