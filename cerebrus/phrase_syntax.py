@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from cerebrus.phrases import Choice, Element, Gap, PatternError, Phrase, Words
 from cerebrus.text import fold
-from cerebrus.tokens import VARIABLE_WORDS, read_token, read_words, word_pieces
+from cerebrus.tokens import WRITTEN_PIECES, read_token, read_words, word_pieces
 
 MAX_GAP = 8
 # A group expands to the product of its slots' entries: past this, a pattern is surely a mistake.
@@ -216,18 +216,24 @@ def _required(elements: tuple[Element, ...]) -> tuple[frozenset[bytes], ...]:
     """Per non-optional element, one piece of each alternative: the longest uncommon one of its words'
     pieces (every piece of every word must be in a matching text; a long one is the most telling, and a
     clitic's counts too: "'s" is there only when some token ends in it). A word a draft may write in
-    another form ("will" as "'ll", "not" inside "don't", "i" inside "im") gives no piece. An element
-    with an alternative that has no piece at all adds no condition."""
+    another form ("will" as "'ll", "not" inside "don't", "i" inside "im") counts only when the
+    alternative has no other word, through all its written forms' pieces (tokens.WRITTEN_PIECES). An
+    element with an alternative that has no piece at all adds no condition."""
     required: list[frozenset[bytes]] = []
     for element in elements:
         if isinstance(element, Gap) or element.optional:
             continue
         pieces: set[bytes] = set()
         for alternative in element.alternatives:
-            own = [piece for word in alternative if word not in VARIABLE_WORDS for piece in word_pieces(word)]
-            if not own:
+            own = [piece for word in alternative if word not in WRITTEN_PIECES for piece in word_pieces(word)]
+            if own:
+                pieces.add(max(own, key=lambda piece: (piece not in _COMMON, len(piece))))
+                continue
+            # Only words a draft may write in other forms: one of a word's written pieces is there.
+            written = [WRITTEN_PIECES[word] for word in alternative if word in WRITTEN_PIECES]
+            if not written:
                 break
-            pieces.add(max(own, key=lambda piece: (piece not in _COMMON, len(piece))))
+            pieces.update(max(written, key=lambda options: min(map(len, options))))
         else:
             required.append(frozenset(pieces))
     # The smallest sets first: they tend to rule a text out soonest.

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from cerebrus.tokens import VARIABLE_WORDS, TokenizedText, first_piece, reading_of, search_form, split_clitic
+from cerebrus.tokens import TokenizedText, match_starts, reading_of, split_clitic
 
 Words = tuple[str, ...]
 T = TypeVar("T")
@@ -59,25 +59,21 @@ class Phrase:
     key: frozenset[bytes]
     # The most tokens a match can cover: matching at a place reads only that many tokens from it.
     reach: int
-    # The first words with their first pieces (None: a word the pieces cannot rule out). A match
-    # begins at a token that is a first word or whose contraction base is one, so the text then
-    # holds the word's first piece: a first word whose first piece the text lacks starts no match.
-    first_pieces: tuple[tuple[str, bytes | None], ...] = field(init=False, repr=False, compare=False)
+    # What to look for where a match may begin (the first words as written: "can" for "cannot"),
+    # each with the first pieces a text then holds (None: pieces cannot rule it out). A match begins
+    # at a token that is a first word, whose contraction base is one, or that reads as beginning
+    # with one ("im"): a text lacking all of an entry's pieces starts no match there.
+    first_pieces: tuple[tuple[str, frozenset[bytes] | None], ...] = field(
+        init=False, repr=False, compare=False
+    )
     # The elements as the matcher walks them, each gap with the required choice after it: a gap keeps
     # only the places where that choice can begin (patterns cannot end in a gap, and an optional
     # choice after a gap is rare).
     steps: tuple[Step, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # Looked for as written: "cannot" may begin as "can't", "what's" as "whats" (tokens.search_form).
-        # A word a draft may write in another form ("i" inside "im") has no sure first piece: None.
-        forms: dict[str, bool] = {}
-        for word in self.first_words:
-            form = search_form(word)
-            forms[form] = forms.get(form, False) or word in VARIABLE_WORDS
-        pieces = tuple(
-            (form, None if variable else first_piece(form)) for form, variable in sorted(forms.items())
-        )
+        # Looked for as written: "cannot" may begin as "can't", "i" as "im" (tokens.match_starts).
+        pieces = match_starts(self.first_words)
         object.__setattr__(self, "first_pieces", pieces)
         object.__setattr__(self, "steps", tuple(_steps(self.elements)))
 
@@ -104,8 +100,8 @@ class Phrase:
         folded = text.folded.folded
         held = text.pieces
         places: set[int] = set()
-        for word, piece in self.first_pieces:
-            if piece is not None and piece not in held:
+        for word, pieces in self.first_pieces:
+            if pieces is not None and pieces.isdisjoint(held):
                 continue
             offset = folded.find(word)
             while offset >= 0:

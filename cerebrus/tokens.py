@@ -144,29 +144,66 @@ def read_words(words: Sequence[str]) -> tuple[str, ...]:
     return tuple(words) if reading is None else tuple(reading[0])
 
 
-def _variable_words() -> frozenset[str]:
-    words: set[str] = {"can"}
-    for reading in (*_TAIL_READINGS.values(), *_WHOLE_READINGS.values()):
-        words.update(reading)
-    words.update(_NEGATED_BASES)
-    words.add("not")
-    for contraction in APOSTROPHE_LESS.values():
-        words.update(read_token(contraction))
-    return frozenset(words)
+def _written_forms() -> dict[str, list[tuple[str, ...]]]:
+    """Each word a contraction reads as, with the written forms (as tokens) that read as it."""
+    forms: list[tuple[str, ...]] = [("can", "not")]
+    forms.extend((word,) for word in (*APOSTROPHE_LESS, *_WHOLE_READINGS))
+    forms.extend((f"{base}n't",) for base in _NEGATED_BASES)
+    forms.extend((f"'{tail}",) for tail in _TAIL_READINGS)
+    written: dict[str, list[tuple[str, ...]]] = {}
+    for form in forms:
+        reading = reading_of(form)
+        for word in reading[0] if reading is not None else form:
+            written.setdefault(word, [(word,)]).append(form)
+    return written
 
 
-VARIABLE_WORDS = _variable_words()
-"""Words a draft may write in another form ("will" as "'ll" or "theyll", "i" inside "im", "what's" as
-"whats"): their pieces are no sure sign of them, so the pattern pre-filters do not require them."""
+def _longest_piece(form: tuple[str, ...]) -> bytes:
+    return max((piece for word in form for piece in word_pieces(word)), key=len)
 
 
-def search_form(word: str) -> str:
-    """What to look for in a folded text to find where a word as read may begin: the word itself,
-    or the written start of its forms ("cannot" may be written "can't" or "can not", "what's" as
-    "whats")."""
-    if word == "cannot":
-        return "can"
-    return word.split("'", 1)[0] or word
+_WRITTEN = _written_forms()
+WRITTEN_PIECES: dict[str, frozenset[bytes]] = {
+    word: frozenset(_longest_piece(form) for form in forms) for word, forms in _WRITTEN.items()
+}
+"""For each word a draft may write in another form ("will" as "'ll" or "theyll", "i" inside "im",
+"not" inside "don't"): pieces one of which a text holding the word, in any form, holds. A word
+without an entry is written as it reads."""
+
+
+def _starts(word: str) -> tuple[tuple[str, frozenset[bytes] | None], ...]:
+    """Where a match beginning with `word` (as read) may begin in a folded text: what to look for
+    (the written start of each form whose reading begins with it: "can" for "cannot", "won" for
+    "will", "im" for "i"), each with the first pieces the text then holds (None: pieces cannot say)."""
+    forms = [form for form in _WRITTEN.get(word, [(word,)]) if read_words(form)[0] == word]
+    starts: dict[str, set[bytes] | None] = {}
+    for form in forms:
+        text = form[0].split("'", 1)[0] or form[0]
+        piece = first_piece(form[0])
+        known = starts.setdefault(text, set())
+        if piece is None or known is None:
+            starts[text] = None
+        else:
+            known.add(piece)
+    return tuple(
+        (text, None if pieces is None else frozenset(pieces)) for text, pieces in sorted(starts.items())
+    )
+
+
+def match_starts(words: frozenset[str]) -> tuple[tuple[str, frozenset[bytes] | None], ...]:
+    """Where a match beginning with one of `words` may begin (see `_starts`), one entry per text to
+    look for."""
+    merged: dict[str, set[bytes] | None] = {}
+    for word in sorted(words):
+        for text, pieces in _starts(word):
+            known = merged.setdefault(text, set())
+            if pieces is None or known is None:
+                merged[text] = None
+            else:
+                known.update(pieces)
+    return tuple(
+        (text, None if pieces is None else frozenset(pieces)) for text, pieces in sorted(merged.items())
+    )
 
 
 class TokenizedText:
