@@ -170,9 +170,7 @@ def try_(
 def regrade(
     since: Since = None,
     property_id: Annotated[str | None, typer.Option("--property", help="Only this property")] = None,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Count what would change; write nothing")
-    ] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing")] = False,
 ) -> None:
     """Re-grade stored conversations with the current rubric (append-only) and bring Slack in line."""
     from smith.calibration.regrade import regrade as run_regrade
@@ -195,6 +193,9 @@ def regrade(
             conversation_url=lambda cid: conversation_link(template, cid) if template else None,
             progress=lambda _: advance(),
         )
+    # One line per conversation whose verdict changes: what the new rubric does, before the totals.
+    for change in report.changes:
+        typer.echo(change.line())
     verb = "would regrade" if dry_run else "regraded"
     typer.echo(
         f"{report.seen} stored conversations since {start.date()}: {verb} {report.regraded} "
