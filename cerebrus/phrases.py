@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from cerebrus.tokens import TokenizedText, match_starts, reading_of, split_clitic
+from cerebrus.tokens import Reading, TokenizedText, match_starts, reading_of, split_clitic
 
 Words = tuple[str, ...]
 T = TypeVar("T")
@@ -87,7 +87,10 @@ class Phrase:
         """How many of `words` (tokens as written) the longest match starting at the first of them
         covers, or -1. The words are read with their contractions expanded (tokens.reading_of); a
         match ends only where a token ends ("do" does not match "don't" alone)."""
-        reading = reading_of(words)
+        return self._prefix(words, reading_of(words))
+
+    def _prefix(self, words: Sequence[str], reading: Reading | None) -> int:
+        """`longest_prefix` with the words' reading at hand (None: they read as written)."""
         if reading is None:
             return _longest(self.steps, words)
         read, sources = reading
@@ -112,10 +115,12 @@ class Phrase:
             if offset < covered or not text.starts_token(offset):
                 continue
             words = text.window_words(offset, self.reach)
-            if len(words) == self.reach and (reading := reading_of(words)) and len(reading[0]) < self.reach:
+            reading = reading_of(words)
+            if reading is not None and len(words) == self.reach and len(reading[0]) < self.reach:
                 # "can not" read as one word: read on so that the reading holds `reach` words.
                 words = text.window_words(offset, 2 * self.reach)
-            stop = self.longest_prefix(words)
+                reading = reading_of(words)
+            stop = self._prefix(words, reading)
             if stop > 0:
                 covered = text.end_of(offset, words, stop)
                 yield offset, covered
