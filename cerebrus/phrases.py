@@ -70,12 +70,20 @@ class Phrase:
     # only the places where that choice can begin (patterns cannot end in a gap, and an optional
     # choice after a gap is rare).
     steps: tuple[Step, ...] = field(init=False, repr=False, compare=False)
+    # When every alternative of the (required) first element is two words or more ("we will"), how
+    # many: a place is first checked against that element alone on a window of that many tokens, so
+    # a common first word ("we", "i") costs a short look, not a full match, where the rest differs.
+    lead: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Looked for as written: "cannot" may begin as "can't", "i" as "im" (tokens.match_starts).
         pieces = match_starts(self.first_words)
         object.__setattr__(self, "first_pieces", pieces)
         object.__setattr__(self, "steps", tuple(_steps(self.elements)))
+        first = self.elements[0]
+        lengths = [len(words) for words in first.alternatives] if isinstance(first, Choice) else [0]
+        lead = max(lengths) if isinstance(first, Choice) and not first.optional and min(lengths) >= 2 else 0
+        object.__setattr__(self, "lead", lead)
 
     def may_occur(self, pieces: frozenset[bytes]) -> bool:
         for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for many drafts)
@@ -88,6 +96,16 @@ class Phrase:
         covers, or -1. The words are read with their contractions expanded (tokens.reading_of); a
         match ends only where a token ends ("do" does not match "don't" alone)."""
         return self._prefix(words, reading_of(words))
+
+    def _leads(self, text: TokenizedText, offset: int) -> bool:
+        """Whether the first element can match at this token start, read from a window of at least
+        `lead` words as read."""
+        words, reading = read_window(text, offset, self.lead)
+        if reading is not None:
+            words = reading[0]
+        first = self.steps[0][0]
+        assert isinstance(first, Choice)  # `lead` is set only then
+        return bool(_after_choice(first, words, {(0, None)}))
 
     def _prefix(self, words: Sequence[str], reading: Reading | None) -> int:
         """`longest_prefix` with the words' reading at hand (None: they read as written)."""
@@ -114,16 +132,28 @@ class Phrase:
         for offset in sorted(places):
             if offset < covered or not text.starts_token(offset):
                 continue
-            words = text.window_words(offset, self.reach)
-            reading = reading_of(words)
-            if reading is not None and len(words) == self.reach and len(reading[0]) < self.reach:
-                # "can not" read as one word: read on so that the reading holds `reach` words.
-                words = text.window_words(offset, 2 * self.reach)
-                reading = reading_of(words)
+            if self.lead and not self._leads(text, offset):
+                continue
+            words, reading = read_window(text, offset, self.reach)
             stop = self._prefix(words, reading)
             if stop > 0:
                 covered = text.end_of(offset, words, stop)
                 yield offset, covered
+
+
+def read_window(text: TokenizedText, offset: int, count: int) -> tuple[list[str], Reading | None]:
+    """The tokens from a token start, enough of them to read as at least `count` words (or up to the
+    text's end), and their reading (None: as written). More tokens are read when "can not" read as
+    one word shortened the reading, or when the last token is "can" (a "not" may follow it)."""
+    size = count
+    while True:
+        words = text.window_words(offset, size)
+        reading = reading_of(words)
+        if reading is None or len(words) < size:
+            return words, reading
+        if len(reading[0]) >= count and words[-1] != "can":
+            return words, reading
+        size += 1
 
 
 Step = tuple[Element, Choice | None]
@@ -315,10 +345,10 @@ class PhraseSet(Generic[T]):
     def starting_at(self, text: TokenizedText, offset: int) -> Iterator[tuple[Phrase, T, int]]:
         """The entries that match at the token starting at this folded-text offset, each with the
         offset where its match ends."""
-        words, bounds = text.window(offset, self._reach)
+        words, reading = read_window(text, offset, self._reach)
         if not words:
             return
-        reading = reading_of(words[:1])
+        bounds = text.window(offset, len(words))[1]
         token = words[0] if reading is None else reading[0][0]
         numbers = set(self._by_word.get(token, ()))
         if "'" in token and (pair := split_clitic(token)):
@@ -327,6 +357,6 @@ class PhraseSet(Generic[T]):
             numbers.update(self._by_word.get("cannot", ()))
         for number in sorted(numbers):
             phrase, payload = self.entries[number]
-            stop = phrase.longest_prefix(words)
+            stop = phrase._prefix(words, reading)
             if stop > 0:
                 yield phrase, payload, bounds[stop - 1][1]
