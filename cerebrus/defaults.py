@@ -50,6 +50,13 @@ COUNT_WORDS: dict[str, list[str]] = {
 UNLABELLED: tuple[str, ...] = ("rent", "renta")
 """Words that name no particular ledger item, so never a label (`monthly rent`)."""
 
+LABEL_FILLERS: tuple[str, ...] = (
+    "a", "an", "the", "one-time", "monthly", "month", "per", "refundable", "non-refundable", "total",
+    "for", "in", "de", "la", "el", "por", "mensual", "única",
+)  # fmt: skip
+"""The only tokens that may stand between an amount and the label right after it ("a $150 one-time
+admin fee", "$250 de depósito"); any other word, a comma, a bracket or a line break ends the look."""
+
 # --- reply_language_matches: a detected language below this confidence is "language unclear" ---
 
 LANGUAGE_CONFIDENCE = 0.75

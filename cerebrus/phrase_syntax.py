@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from cerebrus.phrases import Choice, Element, Gap, PatternError, Phrase, Words
 from cerebrus.text import fold
-from cerebrus.tokens import word_pieces
+from cerebrus.tokens import WRITTEN_PIECES, read_token, read_words, word_pieces
 
 MAX_GAP = 8
 # A group expands to the product of its slots' entries: past this, a pattern is surely a mistake.
@@ -46,28 +46,44 @@ def compile_phrase(source: str, slots: Mapping[str, Sequence[str]]) -> Phrase:
     lexemes = _lex(source)
     elements: list[Element] = []
     index = 0
+    leading = True  # no required element yet: the pattern may begin here
     while index < len(lexemes):
         kind, value = lexemes[index]
         index += 1
         element: Element
+        written: list[list[list[Words]]] = []
         if kind == "gap":
             element = _gap(value, slots)
         elif kind == "slot":
-            element = _choice([[_slot_entries(value, slots)]], optional=False)
+            written = [[_slot_entries(value, slots)]]
         elif kind == "word":
-            element = _choice([[[(_word(value),)]]], optional=False)
+            written = [[[(_word(value),)]]]
         elif value == "(":
-            group, index = _group(lexemes, index, slots)
-            element = _choice(group, optional=False)
+            written, index = _group(lexemes, index, slots)
         else:
             raise PatternError(f"unexpected {value!r} in {source!r}")
+        if written:
+            if leading:
+                _no_leading_clitic(written, source)
+            element = _choice(written, optional=False)
         if index < len(lexemes) and lexemes[index] == ("punct", "?"):
             if isinstance(element, Gap):
                 raise PatternError(f"a gap cannot be optional (it may already be empty) in {source!r}")
             element = Choice(element.alternatives, True, element.by_first)
             index += 1
+        elif written:
+            leading = False
         elements.append(element)
     return _finish(source, tuple(elements))
+
+
+def _no_leading_clitic(written: list[list[list[Words]]], source: str) -> None:
+    """A clitic as written ("'ll") is the tail of the token before it: a pattern cannot begin with one
+    (checked before contractions are read, where "'ll" becomes "will")."""
+    for parts in written:
+        for words in parts[0]:
+            if words[0].startswith("'"):
+                raise PatternError(f"a pattern cannot begin with the clitic {words[0]!r}: {source!r}")
 
 
 def _lex(source: str) -> list[tuple[str, str]]:
@@ -137,11 +153,12 @@ def _group(
 
 
 def _choice(alternatives: list[list[list[Words]]], *, optional: bool) -> Choice:
-    """Every alternative's parts multiplied out into plain token sequences."""
+    """Every alternative's parts multiplied out into plain token sequences, as read (contractions
+    expanded: `'m unable to` is `am unable to`, `can't` is `cannot`; see cerebrus.tokens)."""
     expanded: dict[Words, None] = {}
     for parts in alternatives:
         for combination in itertools.product(*parts):
-            expanded[tuple(word for piece in combination for word in piece)] = None
+            expanded[read_words([word for piece in combination for word in piece])] = None
             if len(expanded) > MAX_ALTERNATIVES:
                 raise PatternError(f"a group expands to more than {MAX_ALTERNATIVES} alternatives")
     by_first: dict[str, list[Words]] = {}
@@ -162,7 +179,8 @@ def _gap(lexeme: str, slots: Mapping[str, Sequence[str]]) -> Gap:
         entries = _slot_entries("{" + name + "}", slots)
         if any(len(words) != 1 for words in entries):
             raise PatternError(f"gap vocabulary {{{name}}} must hold single words")
-        allowed = frozenset(words[0] for words in entries)
+        # As read: a contraction in the vocabulary allows each token it reads as ("'re" allows "are").
+        allowed = frozenset(part for words in entries for part in read_token(words[0]))
     return Gap(least, most, allowed)
 
 
@@ -197,18 +215,25 @@ def _telling(pieces: frozenset[bytes]) -> tuple[bool, int, int]:
 def _required(elements: tuple[Element, ...]) -> tuple[frozenset[bytes], ...]:
     """Per non-optional element, one piece of each alternative: the longest uncommon one of its words'
     pieces (every piece of every word must be in a matching text; a long one is the most telling, and a
-    clitic's counts too: "'ll" is there only when some token ends in it). An element with an
-    alternative that has no piece at all adds no condition."""
+    clitic's counts too: "'s" is there only when some token ends in it). A word a draft may write in
+    another form ("will" as "'ll", "not" inside "don't", "i" inside "im") counts only when the
+    alternative has no other word, through all its written forms' pieces (tokens.WRITTEN_PIECES). An
+    element with an alternative that has no piece at all adds no condition."""
     required: list[frozenset[bytes]] = []
     for element in elements:
         if isinstance(element, Gap) or element.optional:
             continue
         pieces: set[bytes] = set()
         for alternative in element.alternatives:
-            own = [piece for word in alternative for piece in word_pieces(word)]
-            if not own:
+            own = [piece for word in alternative if word not in WRITTEN_PIECES for piece in word_pieces(word)]
+            if own:
+                pieces.add(max(own, key=lambda piece: (piece not in _COMMON, len(piece))))
+                continue
+            # Only words a draft may write in other forms: one of a word's written pieces is there.
+            written = [WRITTEN_PIECES[word] for word in alternative if word in WRITTEN_PIECES]
+            if not written:
                 break
-            pieces.add(max(own, key=lambda piece: (piece not in _COMMON, len(piece))))
+            pieces.update(max(written, key=lambda options: min(map(len, options))))
         else:
             required.append(frozenset(pieces))
     # The smallest sets first: they tend to rule a text out soonest.

@@ -1,10 +1,12 @@
 """Phrase patterns, compiled (see cerebrus.phrase_syntax for the language): matched in linear time.
 
-A word never matches inside a token or across a contraction: `can` matches neither "can't" nor
-"cannot". Matching works element by element on the set of states (token, pending clitic) reached, so
-a text is matched in time linear in its length whatever the pattern's gaps and options; a pattern is
-tried only where its first words stand, and only on the few tokens a match can cover
-(docs/text-matching.md).
+A word never matches inside a token: `can` matches neither "can't" nor "cannot". Texts and patterns
+are read with their contractions expanded ("I'm" as "i am", "don't" as "do not", "can't" and "can
+not" as "cannot"; `'s` and `'d` as written, matched as clitics; cerebrus.tokens), and a match ends
+only where a token ends. Matching works element by element on the set of states (token, pending
+clitic) reached, so a text is matched in time linear in its length whatever the pattern's gaps and
+options; a pattern is tried only where its first words stand, and only on the few tokens a match can
+cover (docs/text-matching.md).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from cerebrus.tokens import TokenizedText, first_piece, split_clitic
+from cerebrus.tokens import Reading, TokenizedText, match_starts, reading_of, split_clitic
 
 Words = tuple[str, ...]
 T = TypeVar("T")
@@ -57,19 +59,31 @@ class Phrase:
     key: frozenset[bytes]
     # The most tokens a match can cover: matching at a place reads only that many tokens from it.
     reach: int
-    # The first words with their first pieces (None: a word the pieces cannot rule out). A match
-    # begins at a token that is a first word or whose contraction base is one, so the text then
-    # holds the word's first piece: a first word whose first piece the text lacks starts no match.
-    first_pieces: tuple[tuple[str, bytes | None], ...] = field(init=False, repr=False, compare=False)
+    # What to look for where a match may begin (the first words as written: "can" for "cannot"),
+    # each with the first pieces a text then holds (None: pieces cannot rule it out). A match begins
+    # at a token that is a first word, whose contraction base is one, or that reads as beginning
+    # with one ("im"): a text lacking all of an entry's pieces starts no match there.
+    first_pieces: tuple[tuple[str, frozenset[bytes] | None], ...] = field(
+        init=False, repr=False, compare=False
+    )
     # The elements as the matcher walks them, each gap with the required choice after it: a gap keeps
     # only the places where that choice can begin (patterns cannot end in a gap, and an optional
     # choice after a gap is rare).
     steps: tuple[Step, ...] = field(init=False, repr=False, compare=False)
+    # When every alternative of the (required) first element is two words or more ("we will"), how
+    # many: a place is first checked against that element alone on a window of that many tokens, so
+    # a common first word ("we", "i") costs a short look, not a full match, where the rest differs.
+    lead: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        pieces = tuple((word, first_piece(word)) for word in sorted(self.first_words))
+        # Looked for as written: "cannot" may begin as "can't", "i" as "im" (tokens.match_starts).
+        pieces = match_starts(self.first_words)
         object.__setattr__(self, "first_pieces", pieces)
         object.__setattr__(self, "steps", tuple(_steps(self.elements)))
+        first = self.elements[0]
+        lengths = [len(words) for words in first.alternatives] if isinstance(first, Choice) else [0]
+        lead = max(lengths) if isinstance(first, Choice) and not first.optional and min(lengths) >= 2 else 0
+        object.__setattr__(self, "lead", lead)
 
     def may_occur(self, pieces: frozenset[bytes]) -> bool:
         for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for many drafts)
@@ -78,8 +92,28 @@ class Phrase:
         return True
 
     def longest_prefix(self, words: Sequence[str]) -> int:
-        """How many of `words` the longest match starting at the first of them covers, or -1."""
-        return _longest(self.steps, words)
+        """How many of `words` (tokens as written) the longest match starting at the first of them
+        covers, or -1. The words are read with their contractions expanded (tokens.reading_of); a
+        match ends only where a token ends ("do" does not match "don't" alone)."""
+        return self._prefix(words, reading_of(words))
+
+    def _leads(self, text: TokenizedText, offset: int) -> bool:
+        """Whether the first element can match at this token start, read from a window of at least
+        `lead` words as read."""
+        words, reading = read_window(text, offset, self.lead)
+        if reading is not None:
+            words = reading[0]
+        first = self.steps[0][0]
+        assert isinstance(first, Choice)  # `lead` is set only then
+        return bool(_after_choice(first, words, {(0, None)}))
+
+    def _prefix(self, words: Sequence[str], reading: Reading | None) -> int:
+        """`longest_prefix` with the words' reading at hand (None: they read as written)."""
+        if reading is None:
+            return _longest(self.steps, words)
+        read, sources = reading
+        stop = _longest(self.steps, read, sources)
+        return sources[stop - 1][1] if stop > 0 else stop
 
     def finditer(self, text: TokenizedText) -> Iterator[tuple[int, int]]:
         """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
@@ -87,8 +121,8 @@ class Phrase:
         folded = text.folded.folded
         held = text.pieces
         places: set[int] = set()
-        for word, piece in self.first_pieces:
-            if piece is not None and piece not in held:
+        for word, pieces in self.first_pieces:
+            if pieces is not None and pieces.isdisjoint(held):
                 continue
             offset = folded.find(word)
             while offset >= 0:
@@ -98,11 +132,28 @@ class Phrase:
         for offset in sorted(places):
             if offset < covered or not text.starts_token(offset):
                 continue
-            words = text.window_words(offset, self.reach)
-            stop = _longest(self.steps, words)
+            if self.lead and not self._leads(text, offset):
+                continue
+            words, reading = read_window(text, offset, self.reach)
+            stop = self._prefix(words, reading)
             if stop > 0:
                 covered = text.end_of(offset, words, stop)
                 yield offset, covered
+
+
+def read_window(text: TokenizedText, offset: int, count: int) -> tuple[list[str], Reading | None]:
+    """The tokens from a token start, enough of them to read as at least `count` words (or up to the
+    text's end), and their reading (None: as written). More tokens are read when "can not" read as
+    one word shortened the reading, or when the last token is "can" (a "not" may follow it)."""
+    size = count
+    while True:
+        words = text.window_words(offset, size)
+        reading = reading_of(words)
+        if reading is None or len(words) < size:
+            return words, reading
+        if len(reading[0]) >= count and words[-1] != "can":
+            return words, reading
+        size += 1
 
 
 Step = tuple[Element, Choice | None]
@@ -121,8 +172,10 @@ def _steps(elements: tuple[Element, ...]) -> Iterator[Step]:
             yield element, None
 
 
-def _longest(steps: tuple[Step, ...], words: Sequence[str]) -> int:
+def _longest(steps: tuple[Step, ...], words: Sequence[str], sources: Sequence[tuple[int, int]] = ()) -> int:
     """How many of `words` the longest match of a phrase's steps from the first of them covers, or -1.
+    With `sources` (the tokens each word was read from), a match may end only after a token's last
+    word: "do" read from "don't" is no match on its own.
 
     The elements are a sequence (no loops), so the match is worked out element by element: the set
     of states after each element, built from the states before it. A state is reached once per
@@ -140,6 +193,8 @@ def _longest(steps: tuple[Step, ...], words: Sequence[str]) -> int:
     longest = -1
     for position, pending in states:
         if pending is None and position > longest:
+            if sources and 0 < position < len(sources) and sources[position][0] < sources[position - 1][1]:
+                continue  # inside the words one token reads as
             longest = position
     return longest
 
@@ -290,15 +345,18 @@ class PhraseSet(Generic[T]):
     def starting_at(self, text: TokenizedText, offset: int) -> Iterator[tuple[Phrase, T, int]]:
         """The entries that match at the token starting at this folded-text offset, each with the
         offset where its match ends."""
-        words, bounds = text.window(offset, self._reach)
+        words, reading = read_window(text, offset, self._reach)
         if not words:
             return
-        token = words[0]
+        bounds = text.window(offset, len(words))[1]
+        token = words[0] if reading is None else reading[0][0]
         numbers = set(self._by_word.get(token, ()))
         if "'" in token and (pair := split_clitic(token)):
             numbers.update(self._by_word.get(pair[0], ()))
+        if token == "can" and len(words) > 1 and words[1] == "not":
+            numbers.update(self._by_word.get("cannot", ()))
         for number in sorted(numbers):
             phrase, payload = self.entries[number]
-            stop = phrase.longest_prefix(words)
+            stop = phrase._prefix(words, reading)
             if stop > 0:
                 yield phrase, payload, bounds[stop - 1][1]

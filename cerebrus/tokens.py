@@ -10,6 +10,8 @@ so a receipt quotes exactly what was written. See docs/text-matching.md.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 
 from cerebrus.lazy import lazy
 from cerebrus.text import FoldedText
@@ -55,6 +57,153 @@ def split_clitic(token: str) -> tuple[str, str] | None:
     """`we'll` -> (`we`, `'ll`); None for a token without an apostrophe."""
     match = _BASE.match(token)
     return (match.group(1), token[match.end() - 1 :]) if match else None
+
+
+# --- Contractions, read as written and expanded (SPEC §3.2 "Settled readings (v3)") -----------------
+# A phrase pattern and a draft are both read with each contraction expanded, so "I am unable to" and
+# "I'm unable to" are one reading, as are "cannot", "can not" and "can't". `'s` and `'d` stay as
+# written: "it's" is "it is" or "it has", "we'd" is "we would" or "we had", and a wrong guess would
+# make a pattern fire on what the draft does not say (they are matched as clitics, see phrases.py).
+
+# Tails read the same after any base: "we'll" = we will, "I'm" = i am, "should've" = should have.
+_TAIL_READINGS: dict[str, tuple[str, ...]] = {"m": ("am",), "re": ("are",), "ve": ("have",), "ll": ("will",)}
+# Negations whose base changes. "cannot" is one token, so `can` never matches "can't" (SPEC: a word
+# never matches across a contraction) while "can not", "cannot" and "can't" read alike.
+_WHOLE_READINGS: dict[str, tuple[str, ...]] = {
+    "can't": ("cannot",),
+    "won't": ("will", "not"),
+    "shan't": ("shall", "not"),
+}
+# The bases whose `n't` reads as base + not ("isn't" = is not); any other `n't` stays as written.
+_NEGATED_BASES = frozenset(
+    [
+        "do", "does", "did", "is", "was", "are", "were", "has", "have", "had", "could", "would",
+        "should", "must", "need", "might",
+    ]
+)  # fmt: skip
+APOSTROPHE_LESS: dict[str, str] = {
+    "im": "i'm", "whats": "what's", "dont": "don't", "didnt": "didn't", "doesnt": "doesn't",
+    "isnt": "isn't", "wasnt": "wasn't", "youre": "you're", "theyll": "they'll", "youll": "you'll",
+    "ive": "i've",
+}  # fmt: skip
+"""Contractions typed without their apostrophe, read as the contraction: only those whose bare form
+is no English word (never well, were, ill, its, shed, hell, wont, cant)."""
+
+
+@lru_cache(maxsize=4096)
+def read_token(token: str) -> tuple[str, ...]:
+    """A folded token as read: a contraction expanded (`we'll` -> we, will; `don't` -> do, not;
+    `can't` -> cannot; `'ll` alone, as a pattern writes a clitic, -> will), anything else as written."""
+    token = APOSTROPHE_LESS.get(token, token)
+    if "'" not in token:
+        return (token,)
+    whole = _WHOLE_READINGS.get(token)
+    if whole is not None:
+        return whole
+    base, _, tail = token.partition("'")
+    if tail == "t" and base.endswith("n") and base[:-1] in _NEGATED_BASES:
+        return (base[:-1], "not")
+    reading = _TAIL_READINGS.get(tail)
+    if reading is None:
+        return (token,)
+    return (base, *reading) if base else reading
+
+
+def _read_as_written(words: Sequence[str]) -> bool:
+    for word in words:  # noqa: SIM110 (a plain loop: it runs for every place a pattern is tried)
+        if "'" in word or word in APOSTROPHE_LESS or word == "can":
+            return False
+    return True
+
+
+Reading = tuple[list[str], list[tuple[int, int]]]
+"""Words as read, and for each the tokens [first, stop) of the original sequence it was read from."""
+
+
+def reading_of(words: Sequence[str]) -> Reading | None:
+    """A token sequence with its contractions expanded (see `read_token`) and "can not" read as
+    "cannot"; None when it reads as written (most do, and then nothing is built)."""
+    if _read_as_written(words):
+        return None
+    read: list[str] = []
+    sources: list[tuple[int, int]] = []
+    for index, word in enumerate(words):
+        if word == "not" and read and read[-1] == "can" and sources[-1] == (index - 1, index):
+            read[-1] = "cannot"
+            sources[-1] = (index - 1, index + 1)
+            continue
+        for part in read_token(word):
+            read.append(part)
+            sources.append((index, index + 1))
+    return read, sources
+
+
+def read_words(words: Sequence[str]) -> tuple[str, ...]:
+    """A pattern's word sequence as read (the same expansion as a draft's)."""
+    reading = reading_of(words)
+    return tuple(words) if reading is None else tuple(reading[0])
+
+
+def _written_forms() -> dict[str, list[tuple[str, ...]]]:
+    """Each word a contraction reads as, with the written forms (as tokens) that read as it."""
+    forms: list[tuple[str, ...]] = [("can", "not")]
+    forms.extend((word,) for word in (*APOSTROPHE_LESS, *_WHOLE_READINGS))
+    forms.extend((f"{base}n't",) for base in _NEGATED_BASES)
+    forms.extend((f"'{tail}",) for tail in _TAIL_READINGS)
+    written: dict[str, list[tuple[str, ...]]] = {}
+    for form in forms:
+        reading = reading_of(form)
+        for word in reading[0] if reading is not None else form:
+            written.setdefault(word, [(word,)]).append(form)
+    return written
+
+
+def _longest_piece(form: tuple[str, ...]) -> bytes:
+    return max((piece for word in form for piece in word_pieces(word)), key=len)
+
+
+_WRITTEN = _written_forms()
+WRITTEN_PIECES: dict[str, frozenset[bytes]] = {
+    word: frozenset(_longest_piece(form) for form in forms) for word, forms in _WRITTEN.items()
+}
+"""For each word a draft may write in another form ("will" as "'ll" or "theyll", "i" inside "im",
+"not" inside "don't"): pieces one of which a text holding the word, in any form, holds. A word
+without an entry is written as it reads."""
+
+
+def _starts(word: str) -> tuple[tuple[str, frozenset[bytes] | None], ...]:
+    """Where a match beginning with `word` (as read) may begin in a folded text: what to look for
+    (the written start of each form whose reading begins with it: "can" for "cannot", "won" for
+    "will", "im" for "i"), each with the first pieces the text then holds (None: pieces cannot say)."""
+    forms = [form for form in _WRITTEN.get(word, [(word,)]) if read_words(form)[0] == word]
+    starts: dict[str, set[bytes] | None] = {}
+    for form in forms:
+        text = form[0].split("'", 1)[0] or form[0]
+        piece = first_piece(form[0])
+        known = starts.setdefault(text, set())
+        if piece is None or known is None:
+            starts[text] = None
+        else:
+            known.add(piece)
+    return tuple(
+        (text, None if pieces is None else frozenset(pieces)) for text, pieces in sorted(starts.items())
+    )
+
+
+def match_starts(words: frozenset[str]) -> tuple[tuple[str, frozenset[bytes] | None], ...]:
+    """Where a match beginning with one of `words` may begin (see `_starts`), one entry per text to
+    look for."""
+    merged: dict[str, set[bytes] | None] = {}
+    for word in sorted(words):
+        for text, pieces in _starts(word):
+            known = merged.setdefault(text, set())
+            if pieces is None or known is None:
+                merged[text] = None
+            else:
+                known.update(pieces)
+    return tuple(
+        (text, None if pieces is None else frozenset(pieces)) for text, pieces in sorted(merged.items())
+    )
 
 
 class TokenizedText:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from cerebrus.amount_labels import LabelMatcher, label_matcher
+from cerebrus.amount_labels import LabelMatcher, Pairing, label_matcher
 from cerebrus.amounts import MoneyMention, money_in
 from cerebrus.backing import cents, ledger_sums, tool_money_values
 from cerebrus.findings import Finding, failed, not_applicable, passed
@@ -21,6 +21,9 @@ NO_AMOUNT = not_applicable("The draft states no money amount.")
 MATCHED = passed("amounts_match", "Every amount in the draft is backed by the ledger or a tool result.")
 
 UNBACKED_ENTRY = "amounts.unbacked"
+
+_WrongItem = tuple[MoneyMention, Pairing, str]
+"""An amount for the wrong item: the amount, the label it is paired with, and the item it is worth."""
 WRONG_ITEM_ENTRY = "amounts.wrong_item"
 
 
@@ -39,7 +42,7 @@ def _judge(view: TurnView, mentions: list[MoneyMention]) -> Finding:
     ledger = _ledger(view)
     tool_values: frozenset[int] | None = None
     unbacked: list[MoneyMention] = []
-    wrong: list[tuple[MoneyMention, str, str]] = []
+    wrong: list[_WrongItem] = []
     labels = ledger.labels
     folded = view.folded.folded
     owner_of, cents_of = ledger.owner_of, ledger.cents_of
@@ -48,23 +51,17 @@ def _judge(view: TurnView, mentions: list[MoneyMention]) -> Finding:
         value = cents(mention.value)
         owner = owner_of.get(value)
         if owner is not None:
-            # Equal to an item: fine unless its sentence names another item, whose value it is not.
+            # Equal to an item: fine unless it is paired with another item, whose value it is not.
             if not several:
                 continue
-            previous_end = mentions[position - 1].end if position else 0
-            other = ledger.other_labels(value)
-            if other is None or other.search(folded, previous_end, mention.start) is None:
-                # No label naming only other items stands between the amount before and this one:
-                # whatever label is nearest names this value's item (or none is), so it is fine.
-                continue
-            paired = labels.paired_keys(folded, mention.start, previous_end)
-            if not paired or _holds_value(paired, cents_of, value):
+            paired = _paired(labels, folded, mentions, position, ledger.other_labels(value))
+            if paired is None or _holds_value(paired.keys, cents_of, value):
                 continue
             if tool_values is None:
                 tool_values = _tool_values(view)
             if value in tool_values:
                 continue  # a tool quoted this very amount (a specific unit's price), so it is backed
-            wrong.append((mention, paired[0], owner))
+            wrong.append((mention, paired, owner))
             continue
         if value in ledger.sums:
             continue
@@ -77,6 +74,40 @@ def _judge(view: TurnView, mentions: list[MoneyMention]) -> Finding:
     return _failure(view, ledger, unbacked, wrong)
 
 
+def _paired(
+    labels: LabelMatcher,
+    folded: str,
+    mentions: list[MoneyMention],
+    position: int,
+    other_labels: re.Pattern[str] | None,
+) -> Pairing | None:
+    """The label the amount `mentions[position]` is paired with (SPEC §3.2 "Wrong item (v3)"): the
+    label right after it; else the nearest before it in its sentence, with no other amount between
+    and not taken by the amount before (as the label right after that one); else none.
+
+    `other_labels` finds the first tokens of the labels naming only items worth something else: a
+    stretch before the amount without any of them cannot pair it with the wrong item, so the labels
+    there are not read at all (most amounts stop here). A pairing that cannot be wrong may be
+    answered None: the caller only asks whether the amount is for the wrong item."""
+    if other_labels is None:
+        return None  # every label names an item worth this amount: no pairing can make it wrong
+    mention = mentions[position]
+    if labels.may_have_label_after(folded, mention.end):
+        after = labels.label_after(folded, mention.end)
+        if after is not None:
+            return after
+    floor = mentions[position - 1].end if position else 0
+    if other_labels.search(folded, floor, mention.start) is None:
+        # No label naming only other items stands in the stretch: whatever label is nearest names
+        # this value's item (or none is), so it cannot be the wrong item.
+        return None
+    if position:
+        taken = labels.label_after(folded, floor)
+        if taken is not None:
+            floor = taken.end  # the amount before took it: it pairs with no other amount
+    return labels.label_before(folded, mention.start, floor)
+
+
 def _holds_value(keys: tuple[str, ...], cents_of: dict[str, int], value: int) -> bool:
     """Whether one of the ledger items `keys` is worth `value` cents."""
     for key in keys:  # noqa: SIM110 (a plain loop: any() over a generator costs more per amount)
@@ -86,7 +117,7 @@ def _holds_value(keys: tuple[str, ...], cents_of: dict[str, int], value: int) ->
 
 
 def _failure(
-    view: TurnView, ledger: _Ledger, unbacked: list[MoneyMention], wrong: list[tuple[MoneyMention, str, str]]
+    view: TurnView, ledger: _Ledger, unbacked: list[MoneyMention], wrong: list[_WrongItem]
 ) -> Finding:
     # The conversation's own amounts, not the shared ledger's (equal values may be written apart:
     # `-0.0` and `0.0` are one cent value but read differently in a receipt).
@@ -96,8 +127,8 @@ def _failure(
             view,
             mention.span,
             fact_key="amounts",
-            detail=f"{mention.value:g} is {owner}'s amount, not {paired}'s ({amounts[paired]:g})",
-            rule_entry=f"{WRONG_ITEM_ENTRY}:{paired}",
+            detail=_wrong_item_detail(view, mention, paired, owner, amounts),
+            rule_entry=f"{WRONG_ITEM_ENTRY}:{paired.keys[0]}",
         )
         for mention, paired, owner in wrong
     ]
@@ -123,6 +154,20 @@ def _failure(
     )
 
 
+def _wrong_item_detail(
+    view: TurnView, mention: MoneyMention, paired: Pairing, owner: str, amounts: Mapping[str, float]
+) -> str:
+    """What the receipt says of an amount for the wrong item: the label it was paired with, quoted as
+    written, and that label's ledger key, beside the item whose value it is."""
+    key = paired.keys[0]
+    label = view.folded.quote(view.folded.span(paired.start, paired.end))
+    side = "after" if paired.start >= mention.end else "before"
+    return (
+        f'{mention.value:g} is paired with "{label}" ({key}, the label {side} it), '
+        f"but it is {owner}'s amount, not {key}'s ({amounts[key]:g})"
+    )
+
+
 class _Ledger:
     """facts.amounts as the check reads it, worked out once per ledger: each item's value in cents,
     the first item holding each value, the labels naming items, and (on first need) the sums.
@@ -142,8 +187,9 @@ class _Ledger:
     def other_labels(self, value: int) -> re.Pattern[str] | None:
         """A pattern finding the first token of every label that names only items worth something
         else than `value` (cents), as a substring; None when there is no such label. An amount equal
-        to an item can be "for the wrong item" only when such a label is the nearest before it, so a
-        stretch of text without any of these first tokens rules that out in one search."""
+        to an item can be "for the wrong item" only when it is paired with such a label, so a stretch
+        of text before it without any of these first tokens rules the label before it out in one
+        search (and None rules out every pairing)."""
         try:
             return self._other_labels[value]
         except KeyError:

@@ -29,6 +29,21 @@ from smith.outbox.policy import queue_posts
 from smith.outbox.queue import Draft, queue_one
 
 
+@dataclass(frozen=True)
+class VerdictChange:
+    """A stored conversation whose level the current rubric changes (`smith regrade` prints each)."""
+
+    conversation_id: str
+    old: str  # the latest stored level, or NOT_GRADED
+    new: str
+
+    def line(self) -> str:
+        return f"{self.old} → {self.new}: {self.conversation_id}"
+
+
+NOT_GRADED = "ungraded"
+
+
 @dataclass
 class RegradeReport:
     seen: int = 0
@@ -37,8 +52,9 @@ class RegradeReport:
     to_pass: int = 0
     to_flagged: int = 0
     posts_queued: int = 0
-    # (level before, level now, conversation id) of each conversation that flags now and did not before
-    newly_flagged: list[tuple[str, str, str]] = field(default_factory=list)
+    # Every conversation whose level changes, in the order regraded (a dry run shows what a new
+    # rubric would change before anything is written).
+    changes: list[VerdictChange] = field(default_factory=list)
 
 
 def regrade(
@@ -80,9 +96,9 @@ def _regrade_one(
         report.regraded += 1
         report.to_pass += was_flagged and not result.flagged
         report.to_flagged += result.flagged and not was_flagged
-        if result.flagged and not was_flagged:
-            before = latest.level if latest is not None else "ungraded"
-            report.newly_flagged.append((before, result.level.value, conversation.conversation_id))
+        old = latest.level if latest is not None else NOT_GRADED
+        if old != result.level.value:
+            report.changes.append(VerdictChange(conversation.conversation_id, old, result.level.value))
         if dry_run:
             unit.session.rollback()
             return

@@ -155,8 +155,7 @@ def regrade(
     since: Since = None,
     property_id: Annotated[str | None, typer.Option("--property", help="Only this property")] = None,
     dry_run: Annotated[
-        bool,
-        typer.Option("--dry-run", help="Count what would change and list what newly flags; write nothing"),
+        bool, typer.Option("--dry-run", help="Show each verdict that would change; write nothing")
     ] = False,
 ) -> None:
     """Re-grade stored conversations with the current rubric (append-only) and bring Slack in line."""
@@ -181,12 +180,12 @@ def regrade(
             conversation_url=lambda cid: conversation_link(template, cid) if template else None,
             progress=lambda _: advance(),
         )
+    # One line per conversation whose verdict changes: what the new rubric does, before the totals.
+    for change in report.changes:
+        typer.echo(change.line())
     verb = "would regrade" if dry_run else "regraded"
     typer.echo(
         f"{report.seen} stored conversations since {start.date()}: {verb} {report.regraded} "
         f"({report.current} already current) · flagged → pass {report.to_pass} · pass → flagged "
         f"{report.to_flagged}" + ("" if dry_run else f" · {report.posts_queued} Slack posts queued")
     )
-    if dry_run:
-        for before, now, conversation_id in report.newly_flagged:
-            typer.echo(f"{before} → {now}: {conversation_id}")

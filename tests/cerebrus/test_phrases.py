@@ -253,3 +253,43 @@ def test_a_token_starts_exactly_where_the_tokenizer_starts_one(text: str) -> Non
     folded = tokens.folded.folded
     starts = {match.start() for match in _TOKEN.finditer(folded)}
     assert {offset for offset in range(len(folded)) if tokens.starts_token(offset)} == starts
+
+
+# v3 (issue 21): contractions read as written and expanded; finding a match from the places its
+# first words (as written: "can" for "cannot", "im" for "i") stand, with the short look at a
+# several-word first element, finds what matching at every token finds.
+_READ_PIECES = ["(we will | a b)", "(i am | we)", "cannot", "(do not | is)", "{future}", "[0-2]", "b?", "a"]
+_READ_WORDS = ["a", "b", "we", "we'll", "will", "i", "i'm", "im", "am", "can", "not", "cannot"]
+_READ_WORDS += ["can't", "don't", "do", "dont", "isn't", "is", "x", "what's", "whats"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.tuples(
+        st.sampled_from(["(we will | a b)", "(i am | we)", "cannot", "(do not | is)", "a"]),
+        st.lists(st.sampled_from(_READ_PIECES), max_size=3),
+    ).map(lambda pair: [pair[0], *pair[1], "b"]),
+    st.lists(st.sampled_from(_READ_WORDS), max_size=10),
+    st.sampled_from([" ", ", ", "  "]),
+)
+def test_matching_a_contraction_from_where_first_words_stand_equals_matching_every_token(
+    parts: list[str], words: list[str], separator: str
+) -> None:
+    phrase = compile_phrase(" ".join(parts), SLOTS)
+    tokens = TokenizedText(separator.join(words))
+    assert list(phrase.finditer(tokens)) == _reference_finditer(phrase, tokens)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "found"),
+    [
+        ("i am unable", "Im unable. I'm unable! I am unable", ["Im unable", "I'm unable", "I am unable"]),
+        ("i cannot", "I can't, I can not, I cannot, I can", ["I can't", "I can not", "I cannot"]),
+        ("we will send", "We'll send it; we will send it; well send it", ["We'll send", "we will send"]),
+        ("do", "don't do that", ["do"]),  # a match ends where a token ends
+    ],
+)  # fmt: skip
+def test_contractions_are_matched_as_written_and_expanded(pattern: str, text: str, found: list[str]) -> None:
+    phrase = compile_phrase(pattern, SLOTS)
+    tokens = TokenizedText(text)
+    assert [text[start:end] for start, end in phrase.finditer(tokens)] == found

@@ -105,9 +105,10 @@ def test_a_shared_ledger_gives_each_conversation_its_own_receipts() -> None:
             .build()
         )
         details.append(run_check(conversation, "amounts_match_ledger").evidence[0].detail)
+    paired = '45 is paired with "2 bedroom" (rent_2br, the label before it), '
     assert details == [
-        "45 is application_fee's amount, not rent_2br's (0)",
-        "45 is application_fee's amount, not rent_2br's (-0)",
+        paired + "but it is application_fee's amount, not rent_2br's (0)",
+        paired + "but it is application_fee's amount, not rent_2br's (-0)",
     ]
 
 

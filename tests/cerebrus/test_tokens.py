@@ -7,7 +7,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cerebrus.text import fold
-from cerebrus.tokens import _TOKEN, TokenizedText, first_piece, split_clitic, tokens_of
+from cerebrus.tokens import (
+    _TOKEN,
+    TokenizedText,
+    first_piece,
+    read_token,
+    reading_of,
+    split_clitic,
+    tokens_of,
+)
 
 
 @pytest.mark.parametrize(
@@ -87,3 +95,45 @@ def test_spans_agree_with_the_token_regex(text: str) -> None:
         assert tokens.starts_token(start)
         words, bounds = tokens.window(start, 3)
         assert (words[0], bounds[0]) == (tokens.words[index], (start, end))
+
+
+# --- v3 (issue 21): contractions read as written and expanded ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("token", "reading"),
+    [
+        ("i'm", ("i", "am")),
+        ("we're", ("we", "are")),
+        ("should've", ("should", "have")),
+        ("they'll", ("they", "will")),
+        ("'ll", ("will",)),  # a clitic as a pattern writes it
+        ("isn't", ("is", "not")),
+        ("don't", ("do", "not")),
+        ("can't", ("cannot",)),
+        ("won't", ("will", "not")),
+        ("im", ("i", "am")),
+        ("whats", ("what's",)),
+        ("theyll", ("they", "will")),
+        ("it's", ("it's",)),  # 's and 'd are ambiguous: as written
+        ("we'd", ("we'd",)),
+        ("o'clock", ("o'clock",)),
+        ("well", ("well",)),  # bare forms that are words are those words
+        ("were", ("were",)),
+        ("ill", ("ill",)),
+        ("its", ("its",)),
+        ("shed", ("shed",)),
+        ("hell", ("hell",)),
+        ("wont", ("wont",)),
+        ("cant", ("cant",)),
+    ],
+)
+def test_a_token_is_read_with_its_contraction_expanded(token: str, reading: tuple[str, ...]) -> None:
+    assert read_token(token) == reading
+
+
+def test_a_sequence_reads_can_not_as_cannot_and_keeps_its_sources() -> None:
+    assert reading_of(["the", "app", "works"]) is None  # nothing to expand: nothing built
+    read, sources = reading_of(["i", "can", "not", "see", "what's", "im"]) or ([], [])
+    assert read == ["i", "cannot", "see", "what's", "i", "am"]
+    assert sources == [(0, 1), (1, 3), (3, 4), (4, 5), (5, 6), (5, 6)]

@@ -122,24 +122,35 @@ def _with_tool(draft: str, result: Any, status: str = "success") -> list[dict[st
 
 
 @pytest.mark.parametrize(
-    ("draft", "language", "quote"),
+    ("draft", "language", "quote", "label"),
     [
-        ("Our 2-bedroom homes start at $1,425 per month.", "en", "$1,425"),
-        ("A two bedroom is $1,425.00 a month, and it has a balcony.", "en", "$1,425.00"),
-        ("Los departamentos de 2 recámaras cuestan 1.425 dólares al mes.", "es", "1.425 dólares"),
-        ("El de dos habitaciones sale en $1.425,00 mensuales.", "es", "$1.425,00"),
+        ("Our 2-bedroom homes start at $1,425 per month.", "en", "$1,425", "2-bedroom"),
+        ("A two bedroom is $1,425.00 a month, and it has a balcony.", "en", "$1,425.00", "two bedroom"),
+        (
+            "Los departamentos de 2 recámaras cuestan 1.425 dólares al mes.",
+            "es",
+            "1.425 dólares",
+            "2 recámaras",
+        ),
+        ("El de dos habitaciones sale en $1.425,00 mensuales.", "es", "$1.425,00", "dos habitaciones"),
+        ("You can have a $1,425 Two-Bedroom today.", "en", "$1,425", "Two-Bedroom"),
     ],
 )
 def test_a_2_bedroom_quoted_at_the_1_bedrooms_price_is_the_wrong_item(
-    draft: str, language: str, quote: str
+    draft: str, language: str, quote: str, label: str
 ) -> None:
-    """Issue 9: it equals *some* ledger value, which v1 took as backed."""
+    """Issue 9: it equals *some* ledger value, which v1 took as backed. Issue 21: the receipt names
+    the label the amount was paired with, quoted as written, and its key."""
+    side = "after" if draft.index(label) > draft.index(quote) else "before"
     result = _grade(draft, language=language)
     assert result.outcome is Outcome.FAIL
     assert result.reason.title == "amount for the wrong item"
     (evidence,) = result.evidence
     assert (evidence.quote, evidence.rule_entry) == (quote, "amounts.wrong_item:rent_2br")
-    assert evidence.detail == "1425 is rent_1br's amount, not rent_2br's (1575)"
+    assert evidence.detail == (
+        f'1425 is paired with "{label}" (rent_2br, the label {side} it), '
+        "but it is rent_1br's amount, not rent_2br's (1575)"
+    )
 
 
 def test_an_amount_is_not_backed_by_square_footage_in_a_tool_result() -> None:
@@ -186,7 +197,7 @@ def test_the_longest_label_wins() -> None:
     "draft",
     [
         "Rent is $1,575, the application fee is $50.",  # $1,575 has no label before it
-        "It's a $50 application fee.",  # the label after the amount pairs nothing
+        "It's a $50 application fee.",  # the label after it pairs it with its own item (v3)
         "Monthly rent is $1,425 for that one.",  # bare "rent" names no item
         "La renta es de 1.425 dólares.",  # nor does "renta"
         "The 2 bedroom is $1,575 and $1,425 gets you a 1 bedroom.",  # an amount stands between
@@ -296,3 +307,94 @@ def test_a_ledger_value_is_backed_however_it_is_written(cents_value: int, style:
     # One cent off is on file nowhere: the ledger has one item, so no sums either.
     off = _written(cents_value + 1, style)
     assert _grade(f"It is {off}.", language=language, ledger=ledger).outcome is Outcome.FAIL
+
+
+# --- v3 (issue 21): an amount binds to the label beside it -------------------------------------------
+
+MOVE_IN_LEDGER = {
+    "rent_1br": 1425,
+    "rent_2br": 1780,
+    "application_fee": 45,
+    "admin_fee": 150,
+    "security_deposit": 250,
+    "pet_rent": 35,
+}
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        # The SPEC's own example: each amount pairs with the label after it (v2 flagged $150 and $45).
+        "The $250 security deposit and the $150 admin fee, plus a $45 application fee.",
+        "You'd pay a $45 application fee, a $150 admin fee and a $250 security deposit.",
+        "That's $35 monthly pet rent, a $150 one-time admin fee and a $250 refundable security deposit.",
+        "It's $150 for the admin fee and $45 for the application fee.",
+        "$45/application fee, $150/admin fee.",  # "/" stands beside
+        "Rent is $1,780, the application fee is $45.",  # $1,780 pairs with nothing; $45 with the fee
+        "The admin fee ($150) and the application fee ($45) are due at signing.",
+        "2-bedroom homes start at $1,780 per month.",
+    ],
+)
+def test_an_amount_pairs_with_the_label_right_after_it_first(draft: str) -> None:
+    assert _grade(draft, ledger=MOVE_IN_LEDGER).outcome is Outcome.PASS
+
+
+@pytest.mark.parametrize(
+    ("draft", "language", "quote", "label"),
+    [
+        ("You'd pay a $45 application fee and a $45 admin fee.", "en", "$45", "admin fee"),
+        ("That's a $150 application fee.", "en", "$150", "application fee"),
+        ("Son $150 de cuota de solicitud.", "es", "$150", "cuota de solicitud"),
+        ("It's $150 per month for the application fee.", "en", "$150", "application fee"),
+    ],
+)
+def test_the_label_right_after_an_amount_can_make_it_the_wrong_item(
+    draft: str, language: str, quote: str, label: str
+) -> None:
+    result = _grade(draft, language=language, ledger=MOVE_IN_LEDGER)
+    assert result.outcome is Outcome.FAIL
+    assert result.reason.title == "amount for the wrong item"
+    (evidence,) = result.evidence
+    assert evidence.quote == quote
+    assert evidence.rule_entry is not None and evidence.rule_entry.startswith("amounts.wrong_item:")
+    assert f'paired with "{label}"' in (evidence.detail or "")
+    assert "the label after it" in (evidence.detail or "")
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "A $250 security deposit and $45.",  # the label before $45 is taken: $45 is not paired
+        "The $250 security deposit and $150 are due at signing.",  # corpus case 43
+        "The application fee is $45, $150 for the admin fee.",
+    ],
+)
+def test_a_label_already_paired_pairs_with_no_other_amount(draft: str) -> None:
+    assert _grade(draft, ledger=MOVE_IN_LEDGER).outcome is Outcome.PASS
+
+
+def test_a_label_before_that_no_amount_took_still_pairs() -> None:
+    # "admin fee" is not taken ($250 pairs with the deposit after it), so $45 pairs with it.
+    result = _grade("The $250 security deposit, admin fee is $45.", ledger=MOVE_IN_LEDGER)
+    assert [e.rule_entry for e in result.evidence] == ["amounts.wrong_item:admin_fee"]
+    assert "the label before it" in (result.evidence[0].detail or "")
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "It's $150, application fee included.",  # a comma ends "right after"
+        "It's $150 (application fee waived) today.",  # so does a bracket
+        "It's $150\napplication fee waived.",  # and a line break
+        "It's $150 and the application fee is waived.",  # any other word too
+    ],
+)
+def test_only_fillers_and_spaces_stand_between_an_amount_and_the_label_after_it(draft: str) -> None:
+    assert _grade(draft, ledger=MOVE_IN_LEDGER).outcome is Outcome.PASS
+
+
+def test_a_label_after_outranks_the_label_before() -> None:
+    # "2-bedroom" is nearest before $150, but "admin fee" right after binds first.
+    assert _grade("For the 2-bedroom it's a $150 admin fee.", ledger=MOVE_IN_LEDGER).outcome is Outcome.PASS
+    result = _grade("For the admin fee it's a $1,425 2-bedroom.", ledger=MOVE_IN_LEDGER)
+    assert [e.rule_entry for e in result.evidence] == ["amounts.wrong_item:rent_2br"]

@@ -58,7 +58,8 @@ def test_a_conversation_that_becomes_flagged_is_posted_as_usual(store: Store) ->
     report = regrade(store, Rules(), *WINDOW)
     assert (report.regraded, report.to_flagged, report.to_pass) == (2, 1, 0)
     cid = promise.conversation_id
-    assert report.newly_flagged == [("pass", "block", cid)]  # what `smith regrade --dry-run` lists
+    # The one whose verdict changed is named, old level first; the clean one is not.
+    assert [change.line() for change in report.changes] == [f"pass → block: {cid}"]
     assert keys(store) == [parent_key(cid), turn_key(cid, "t1")]
 
     # Again under the same rubric: nothing to do.
