@@ -33,7 +33,12 @@ def narration(
         (
             "My tools aren't loading, the platform isn't working.",
             "en",
-            [("My tools", "machinery.my_tools"), ("the platform isn't working", "narration.failure_en")],
+            [
+                ("My tools", "machinery.my_tools"),
+                # v3's failure words, read through the contraction ("aren't" is "are not"): a second hit.
+                ("My tools aren't loading", "narration.new_failure_en"),
+                ("the platform isn't working", "narration.failure_en"),
+            ],
         ),
         ("I can’t look up tour times right now.", "en", [("I can’t look up", "narration.cant_retrieve_en")]),
         (
