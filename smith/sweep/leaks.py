@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from phonenumbers import Leniency, PhoneNumberMatcher
+from pydantic import BaseModel
 
-from gradecore import contract
+from gradecore import contract, grades, vocabulary
 from gradecore.contract import Conversation
 from smith.sweep.leaks_identifiers import identifier_leaks
 from smith.sweep.leaks_wider import fold_token, wider_leaks
@@ -65,15 +66,19 @@ _EMAIL = re.compile(
 # The format's own words are no one's name: a participant called Smith is not leaked by
 # "smith.fixture/v1", nor one called Reason by the `"reason":` key. Only these exact strings are
 # blanked, so a tool's own key holding a name is still scanned.
+_FORMAT_MODULES = (contract, grades, vocabulary)
 _FORMAT_KEYS = frozenset(
     name
-    for model in (*(getattr(contract, n) for n in dir(contract)),)
-    if isinstance(model, type) and hasattr(model, "model_fields") and model.__module__ == contract.__name__
+    for module in _FORMAT_MODULES
+    for model in vars(module).values()
+    if isinstance(model, type) and issubclass(model, BaseModel) and model.__module__ == module.__name__
     for field_name, info in model.model_fields.items()
     for name in (field_name, info.alias or field_name)
 ) | {
+    # The fixture's own keys and the machine grade as frozen with an act (smith/acts.py).
     "format", "kind", "verdict_id", "created_at", "conversation_id", "turn_id", "expected_level", "reason",
-    "machine_grade_at_time", "grader_user_id", "principles", "input",
+    "machine_grade_at_time", "grader_user_id", "principles", "input", "level", "headline", "owner",
+    "source", "rubric_version", "dimensions",
 }  # fmt: skip
 _FORMAT_WORDS = re.compile(
     r'"(?:' + "|".join(sorted(map(re.escape, _FORMAT_KEYS), key=len, reverse=True)) + r')"(?=\s*:)'
