@@ -178,7 +178,7 @@ def _disguised_emails(scan: str) -> Iterator[WiderLeak]:
             continue
         plain = _WORD_DOT.sub(".", _BRACKETED_DOT.sub(".", _BRACKETED_AT.sub("@", text)))
         plain = _WORD_AT.sub("@", plain)
-        before = {m.group() for m in _ADDRESS.finditer(text)}
+        before = {m.group().rstrip(".") for m in _ADDRESS.finditer(text)}
         for match in _ADDRESS.finditer(plain):
             address = match.group().rstrip(".")
             local, _, domain = address.partition("@")
