@@ -153,7 +153,7 @@ def _plants(rng: random.Random, first: str, last: str) -> list[Plant]:
 
 
 # Texts with nothing personal in them that a scan could mistake for something: none may be refused.
-TRAPS: Sequence[tuple[str, str]] = (
+TRAPS: tuple[tuple[str, str], ...] = (
     ("money", "The deposit is $1,850.00 and the fee is 4,000 dollars in total."),
     ("order_number", "Your work order is WO-2026-0042, ticket 88213."),
     ("meeting_time", "Tour on 07/21/2026 at 3:30 pm; the office opens at 9."),

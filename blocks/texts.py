@@ -521,3 +521,32 @@ def link_failed(problem: str) -> str:
 def linked(slack_user_id: str, email: str, attributed: int) -> str:
     waiting = f" {attributed} earlier reaction(s)/repl(ies) now count." if attributed else ""
     return f"Linked <@{slack_user_id}> to {email}.{waiting}"
+
+
+# --- Issue 22 (trust): who may see what, link guards, forms out of date ------------------------------
+
+
+def stats_members_only() -> str:
+    return "Only members of this channel can see its figures."
+
+
+def form_out_of_date() -> str:
+    return (
+        "This form is out of date: the post it came from has changed. "
+        "Nothing was saved; open it again from the post."
+    )
+
+
+def link_inactive(email: str) -> str:
+    return f"Could not link: {email} is not an active Smith user."
+
+
+def link_admin_needs_force(email: str) -> str:
+    return (
+        f"{email} is a Smith admin. To link this Slack account to an admin, add --force: "
+        f"`/smith link --force @person {email}`."
+    )
+
+
+def link_replaced(previous: str) -> str:
+    return f"(This Slack account was linked to {previous}; that link is replaced.)"

@@ -20,7 +20,7 @@ def handle_app_home_opened(services: ListenerServices) -> Callable[..., Awaitabl
         if event.get("tab", "home") != "home":
             return  # the Messages tab
         slack_user_id = str(event.get("user") or "")
-        view = await home_view_for(services.store, services.directory, slack_user_id)
+        view = await home_view_for(services.store, services.directory, slack_user_id, services.membership)
         try:
             await client.views_publish(user_id=slack_user_id, view=view)
         except SlackApiError as exc:  # the next opening publishes it again

@@ -11,6 +11,7 @@ from gradecore.store import Store
 from smith.listening.identity import Directory
 from smith.listening.inbox_writer import InboxWriter
 from smith.listening.processor import ActProcessor
+from smith.membership import ChannelsOfPeople
 
 
 @dataclass
@@ -19,6 +20,7 @@ class ListenerServices:
     inbox: InboxWriter  # records events before their ack
     processor: ActProcessor  # processes them after it
     directory: Directory  # who people are in Slack (users.info)
+    membership: ChannelsOfPeople | None = None  # which channels people are in (users.conversations)
     _running: set[asyncio.Task[str]] = field(init=False, default_factory=set)
 
     def in_background(self, processing: Coroutine[Any, Any, str]) -> None:

@@ -23,11 +23,18 @@ _SCAN_PAGE = 200  # parent posts read per page while looking for unreviewed ones
 _SCAN_PAGES = 50  # the newest 10,000 parent posts: opening the tab stays quick on a years-old archive
 
 
-def home_for(store: Store, user: User | None, *, now: datetime | None = None) -> HomeContent:
-    """The Home tab of `user` (None: a Slack account not linked to an active staff User)."""
+def home_for(
+    store: Store, user: User | None, *, now: datetime | None = None, channels: frozenset[str] | None = None
+) -> HomeContent:
+    """The Home tab of `user` (None: a Slack account not linked to an active staff User); with
+    `channels`, only the properties posting to one of them (the channels the person is in)."""
     now = now or utcnow()
     with store.unit() as unit:
-        properties = {p.id: p for p in unit.properties.with_channel()}
+        properties = {
+            p.id: p
+            for p in unit.properties.with_channel()
+            if channels is None or p.slack_channel_id in channels
+        }
         locale = _locale_of(properties.values())
         if user is None or user.id is None:
             return HomeContent(locale, False, [], 0, None, [])
