@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from cerebrus.phrase_syntax import compile_phrase
 from cerebrus.phrases import PatternError, Phrase, PhraseSet
 
+MAX_PATTERNS = 1000  # in all the text checks together (docs/text-matching.md, "Bounds")
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -109,7 +111,11 @@ class CompiledText:
         interrogatives: Sequence[PhrasePattern],
         maintenance_intents: Iterable[str],
     ) -> None:
-        _unique(p.id for p in (*narration, *interrogatives, *(q for r in promises for q in r.patterns)))
+        every = [*narration, *interrogatives, *(q for r in promises for q in r.patterns)]
+        if len(every) > MAX_PATTERNS:
+            # Each pattern costs a set look-up per draft, and one occurrence of its key a try.
+            raise PatternError(f"{len(every)} patterns in the rules; at most {MAX_PATTERNS}")
+        _unique(p.id for p in every)
         self.narration: PhraseSet[PhrasePattern] = PhraseSet(_compiled(narration, slots))
         self.interrogatives: PhraseSet[PhrasePattern] = PhraseSet(_compiled(interrogatives, slots))
         compiled = [
