@@ -542,10 +542,7 @@ def link_inactive(email: str) -> str:
 
 
 def link_admin_needs_force(email: str) -> str:
-    return (
-        f"{email} is a Smith admin. To link this Slack account to an admin, add --force: "
-        f"`/smith link --force @person {email}`."
-    )
+    return f"{email} is a Smith admin: whoever holds this Slack account acts as one. Add --force to link."
 
 
 def link_replaced(previous: str) -> str:

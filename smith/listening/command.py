@@ -15,7 +15,7 @@ from gradecore.entities import utcnow
 from gradecore.store import Store, StoreError
 from smith.listening.identity import Directory, DirectoryUnavailable, resolve
 from smith.listening.link_command import UnclearLink, parse_link_text
-from smith.listening.linking import link_identity
+from smith.listening.linking import LinkRefused, link_identity
 from smith.membership import ChannelsOfPeople, MembershipUnavailable
 from smith.stats import window_stats
 
@@ -81,7 +81,12 @@ def _link(store: Store, text: str) -> str:
     except UnclearLink as unclear:
         return str(unclear)
     try:
-        result = link_identity(store, request.slack_user_id, request.email, linked_by="admin")
+        result = link_identity(
+            store, request.slack_user_id, request.email, linked_by="admin", force=request.force
+        )
+    except LinkRefused as refused:
+        return str(refused)
     except StoreError as exc:
         return texts.link_failed(str(exc))
-    return texts.linked(request.slack_user_id, result.user.email, result.attributed)
+    answer = texts.linked(request.slack_user_id, result.user.email, result.attributed)
+    return f"{answer} {texts.link_replaced(result.replaced)}" if result.replaced else answer
