@@ -37,7 +37,7 @@ from smith.listening.identity import SlackDirectory
 from smith.listening.inbox_writer import InboxWriter
 from smith.listening.processor import ActProcessor
 from smith.logs import configure_logging
-from smith.membership import ChannelMembership
+from smith.membership import ChannelMembership, PeopleInChannels
 from smith.outbox import Relay, RelayConfig
 from smith.settings import Settings
 from smith.startup import (
@@ -112,6 +112,7 @@ def attach_slack(smith: Smith) -> None:
         return
     smith.slack_client = client
     smith.membership = ChannelMembership(smith.store, client)
+    people = PeopleInChannels(client)
     directory = SlackDirectory(client)
     inbox = InboxWriter(smith.store, deadline=settings.inbox_deadline_seconds)
     smith.processor = ActProcessor(
@@ -120,10 +121,11 @@ def attach_slack(smith: Smith) -> None:
         bot_user_id=None,
         max_attempts=settings.inbox_max_attempts,
         ask_bot_user_id=directory.own_user_id,
+        membership=people,
     )
     # Acks first: processing waits (a bounded while) for a burst of events to be recorded.
     smith.processor.defer_while(inbox.busy)
-    services = ListenerServices(smith.store, inbox, smith.processor, directory)
+    services = ListenerServices(smith.store, inbox, smith.processor, directory, membership=people)
     if settings.slack_signing_secret is not None:
         secret = settings.slack_signing_secret.get_secret_value()
         smith.bolt = build_bolt_app(client, secret, services)

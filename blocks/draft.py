@@ -5,6 +5,9 @@ window around **every** failing span, joined by "…", each span marked. The siz
 escaping and quoting, because escaping can make text up to five times longer (`&` → `&amp;`). When
 the spans alone cannot fit, the context around them shrinks first, then very long spans are shortened,
 and only then are the last spans left out (and counted, so the caller can say so).
+
+The draft is a resident-facing text, not Smith's markup: its `*`, `_`, `~` and backticks are shown as
+look-alike characters (issue 22), so they can neither format the quote nor end its bold marks early.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ DRAFT_BUDGET = 2000
 MIN_MARK_SHOWN = 40  # a span is never shortened below this many characters before spans are dropped
 
 Mark = tuple[int, int]
+# mrkdwn's formatting characters and the look-alikes shown instead (one character each: lengths hold).
+_LOOKALIKES = (("*", "∗"), ("_", "ˍ"), ("~", "∼"), ("`", "ˋ"))
 
 
 @dataclass(frozen=True)
@@ -33,7 +38,7 @@ def excerpt_draft(
     draft: str, spans: Iterable[Span], codes: Iterable[str], budget: int = DRAFT_BUDGET
 ) -> Excerpt:
     """Quote `draft` in mrkdwn within `budget` characters, with `spans` marked in bold and codes masked."""
-    text = mask_codes(draft, codes)
+    text = _inert(mask_codes(draft, codes))
     marks = _merge(spans, len(text))
     whole = _render(text, [(0, len(text), marks)], mark_cap=None)
     if slack_length(whole) <= budget:
@@ -45,6 +50,14 @@ def excerpt_draft(
     if rendered is None:  # not even one shortened span fits (a tiny budget): the opening, all counted
         return Excerpt(_fit_opening(text, budget), excerpted=True, unshown_marks=len(marks))
     return Excerpt(rendered, excerpted=True, unshown_marks=len(marks) - shown)
+
+
+def _inert(text: str) -> str:
+    # str.replace runs in C; str.translate with a table looks each character up in Python (slower).
+    for mark, lookalike in _LOOKALIKES:
+        if mark in text:
+            text = text.replace(mark, lookalike)
+    return text
 
 
 def _most_marks_that_fit(text: str, marks: list[Mark], budget: int) -> int:

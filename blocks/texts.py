@@ -625,3 +625,29 @@ def _plain_sentence(slug: str, facts: SentenceFacts) -> str | None:
         "loop_stalled": "Clara went round in circles without getting anywhere.",
     }
     return sentences.get(slug)
+
+
+# --- Issue 22 (trust): who may see what, link guards, forms out of date ------------------------------
+
+
+def stats_members_only() -> str:
+    return "Only members of this channel can see its figures."
+
+
+def form_out_of_date() -> str:
+    return (
+        "This form is out of date: the post it came from has changed. "
+        "Nothing was saved; open it again from the post."
+    )
+
+
+def link_inactive(email: str) -> str:
+    return f"Could not link: {email} is not an active Smith user."
+
+
+def link_admin_needs_force(email: str) -> str:
+    return f"{email} is a Smith admin: whoever holds this Slack account acts as one. Add --force to link."
+
+
+def link_replaced(previous: str) -> str:
+    return f"(This Slack account was linked to {previous}; that link is replaced.)"

@@ -26,6 +26,12 @@ from cerebrus.tokens import WRITTEN_PIECES, read_token, read_words, word_pieces
 MAX_GAP = 8
 # A group expands to the product of its slots' entries: past this, a pattern is surely a mistake.
 MAX_ALTERNATIVES = 5000
+# Bounds that keep matching linear in the text (issue 22): the work at each place a pattern is tried
+# grows with its gaps, elements and reach, so a rules file may not make them unbounded.
+MAX_GAPS = 6
+MAX_ELEMENTS = 32
+MAX_REACH = 64  # tokens one match can cover
+MAX_PATTERN_CHARS = 1000
 
 _LEXEME = re.compile(
     r"\s*(?:(?P<punct>[()|?])|(?P<gap>\[[^\]]*\])|(?P<slot>\{[^}]*\})|(?P<word>[^\s()|?\[\]{}]+)|(?P<bad>\S))"
@@ -43,6 +49,8 @@ _COMMON = frozenset(
 
 def compile_phrase(source: str, slots: Mapping[str, Sequence[str]]) -> Phrase:
     """Parse a pattern against the rules' slot vocabularies; PatternError names what is wrong."""
+    if len(source) > MAX_PATTERN_CHARS:
+        raise PatternError(f"the pattern is {len(source)} characters long; at most {MAX_PATTERN_CHARS}")
     lexemes = _lex(source)
     elements: list[Element] = []
     index = 0
@@ -202,6 +210,13 @@ def _finish(source: str, elements: tuple[Element, ...]) -> Phrase:
     reach = sum(
         max(len(words) for words in e.alternatives) if isinstance(e, Choice) else e.most for e in elements
     )
+    gaps = sum(1 for element in elements if isinstance(element, Gap))
+    if gaps > MAX_GAPS:
+        raise PatternError(f"{gaps} gaps in one pattern; at most {MAX_GAPS}")
+    if len(elements) > MAX_ELEMENTS:
+        raise PatternError(f"{len(elements)} elements in one pattern; at most {MAX_ELEMENTS}")
+    if reach > MAX_REACH:
+        raise PatternError(f"one match could cover {reach} tokens; at most {MAX_REACH}")
     required = _required(elements)
     key = max(required, key=_telling) if required else frozenset()
     return Phrase(source, elements, frozenset(first), required, key, reach)

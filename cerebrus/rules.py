@@ -30,7 +30,8 @@ from pydantic import (
 from cerebrus import default_phrases, defaults
 from cerebrus.exclusions import Exclusion
 from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
-from cerebrus.text_rules import CompiledText, PhrasePattern, PromiseRule, RulePatternError
+from cerebrus.phrases import PatternError
+from cerebrus.text_rules import CompiledText, PhrasePattern, PromiseRule
 from cerebrus.version import ENGINE_VERSION
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)\s*$")
@@ -212,6 +213,23 @@ def _rubric_v1_shape(data: dict[str, Any]) -> str | None:
     return None
 
 
+MAX_NESTING = 32  # tables and lists within each other; the rules' own shape needs five
+
+
+def _depth(data: object) -> int:
+    """How deeply tables and lists nest in `data`, walked without recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, depth)
+            if depth > MAX_NESTING:
+                return depth
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def load_rules(path: str | os.PathLike[str], base: Rules | None = None) -> Rules:
     """The default rules (or `base`) overridden/extended by a TOML or YAML rules file."""
     where = os.fspath(path)
@@ -231,6 +249,10 @@ def load_rules(path: str | os.PathLike[str], base: Rules | None = None) -> Rules
     except (tomllib.TOMLDecodeError, yaml.YAMLError, UnicodeDecodeError) as exc:
         problem = " ".join(str(exc).split())
         raise RulesError(f"rules file {where}: not valid {suffix.lstrip('.').upper()}: {problem}") from None
+    except RecursionError:
+        raise RulesError(f"rules file {where}: nested more than {MAX_NESTING} levels deep") from None
+    if _depth(data) > MAX_NESTING:
+        raise RulesError(f"rules file {where}: nested more than {MAX_NESTING} levels deep")
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -244,12 +266,12 @@ def load_rules(path: str | os.PathLike[str], base: Rules | None = None) -> Rules
         )
     try:
         return merge_rules(base or Rules(), data)
-    except RulePatternError as exc:
+    except PatternError as exc:  # a pattern (its id named), or the rules' bounds
         raise RulesError(f"rules file {where}: {' '.join(str(exc).split())}") from None
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         cause = first.get("ctx", {}).get("error")
-        if isinstance(cause, RulePatternError):
+        if isinstance(cause, PatternError):
             raise RulesError(f"rules file {where}: {' '.join(str(cause).split())}") from None
         location = ".".join(str(part) for part in first["loc"]) or "(top level)"
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""

@@ -12,6 +12,8 @@ from cerebrus.exclusions import Exclusion
 from cerebrus.phrase_syntax import compile_phrase
 from cerebrus.phrases import PatternError, Phrase, PhraseSet
 
+MAX_PATTERNS = 1000  # in all the text checks together (docs/text-matching.md, "Bounds")
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -111,9 +113,11 @@ class CompiledText:
         maintenance_intents: Iterable[str],
         exclusions: Sequence[Exclusion] = (),
     ) -> None:
-        patterns = (*narration, *interrogatives, *(q for r in promises for q in r.patterns))
-        pattern_ids = [p.id for p in patterns]
-        _unique([*pattern_ids, *(exclusion.id for exclusion in exclusions)])
+        every = [*narration, *interrogatives, *(q for r in promises for q in r.patterns)]
+        if len(every) > MAX_PATTERNS:
+            # Each pattern costs a set look-up per draft, and one occurrence of its key a try.
+            raise PatternError(f"{len(every)} patterns in the rules; at most {MAX_PATTERNS}")
+        _unique([*(p.id for p in every), *(exclusion.id for exclusion in exclusions)])
         self.narration: PhraseSet[PhrasePattern] = PhraseSet(_compiled(narration, slots))
         compiled_exclusions = _compiled(exclusions, slots)
         # What takes a match back (cerebrus.exclusions), per check: scanned only when that check matched.

@@ -19,6 +19,6 @@ def handle_smith_command(services: ListenerServices) -> Callable[..., Awaitable[
             channel_id=str(command.get("channel_id", "")),
             text=str(command.get("text", "")),
         )
-        await respond(await answer_command(services.store, services.directory, asked))
+        await respond(await answer_command(services.store, services.directory, asked, services.membership))
 
     return handle_smith

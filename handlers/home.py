@@ -22,7 +22,9 @@ def handle_app_home_opened(services: ListenerServices) -> Callable[..., Awaitabl
             return  # the Messages tab
         slack_user_id = str(event.get("user") or "")
         locale = await services.viewer_locales.locale_of(client, slack_user_id)
-        view = await home_view_for(services.store, services.directory, slack_user_id, locale=locale)
+        view = await home_view_for(
+            services.store, services.directory, slack_user_id, services.membership, locale=locale
+        )
         try:
             await client.views_publish(user_id=slack_user_id, view=view)
         except SlackApiError as exc:  # the next opening publishes it again

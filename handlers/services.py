@@ -12,6 +12,7 @@ from smith.listening.identity import Directory
 from smith.listening.inbox_writer import InboxWriter
 from smith.listening.processor import ActProcessor
 from smith.listening.viewer_locale import ViewerLocales
+from smith.membership import ChannelsOfPeople
 
 
 @dataclass
@@ -21,6 +22,7 @@ class ListenerServices:
     processor: ActProcessor  # processes them after it
     directory: Directory  # who people are in Slack (users.info)
     viewer_locales: ViewerLocales = field(default_factory=ViewerLocales)  # the Home tab's language
+    membership: ChannelsOfPeople | None = None  # which channels people are in (users.conversations)
     _running: set[asyncio.Task[str]] = field(init=False, default_factory=set)
 
     def in_background(self, processing: Coroutine[Any, Any, str]) -> None:

@@ -23,14 +23,24 @@ _SCAN_PAGES = 50  # the newest 10,000 parent posts: opening the tab stays quick 
 
 
 def home_for(
-    store: Store, user: User | None, *, now: datetime | None = None, locale: str | None = None
+    store: Store,
+    user: User | None,
+    *,
+    now: datetime | None = None,
+    locale: str | None = None,
+    channels: frozenset[str] | None = None,
 ) -> HomeContent:
     """The Home tab of `user` (None: a Slack account not linked to an active staff User), in the
     viewer's Slack `locale`: a person belongs to no property, so the tab speaks their language,
-    English when Slack did not say."""
+    English when Slack did not say. With `channels`, only the properties posting to one of them (the
+    channels the person is in)."""
     now = now or utcnow()
     with store.unit() as unit:
-        properties = {p.id: p for p in unit.properties.with_channel()}
+        properties = {
+            p.id: p
+            for p in unit.properties.with_channel()
+            if channels is None or p.slack_channel_id in channels
+        }
         locale = locales.supported(locale)
         if user is None or user.id is None:
             return HomeContent(locale, False, [], 0, None, [])

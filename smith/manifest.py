@@ -9,7 +9,7 @@ BOT_SCOPES = (
     "channels:join",  # join a public apartment channel when a property is mapped to it
     "channels:history",  # see thread replies in public channels; look up a post after a timeout
     "groups:history",  # the same in private channels Smith is invited to
-    "channels:read",  # check membership for /readyz
+    "channels:read",  # check membership for /readyz, and whose channels a person is in (Home, acts)
     "groups:read",
     "reactions:read",  # 👍/👎 on Smith's posts
     "users:read",  # users.info, to map a Slack account to a staff user

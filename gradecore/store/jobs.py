@@ -21,6 +21,10 @@ FAILED = "failed"
 # Fixture ledger states of a verdict whose sweep raised: tried again next run, then set aside for good.
 FIXTURE_FAILED = "failed"
 FIXTURE_PARKED = "parked"
+# A fixture the leak scan refused: kept with its reason and drafted again at every sweep (SPEC §7 v3),
+# so a better anonymizer gets it written.
+FIXTURE_REFUSED = "refused"
+_RETRIED = (FIXTURE_FAILED, FIXTURE_REFUSED)
 DETAIL_LIMIT = 1024  # the Fixture.detail column
 
 
@@ -69,12 +73,13 @@ class FixturesRepo:
         self._session = session
 
     def unswept_verdicts(self, *, after_id: int = 0, limit: int = 500) -> Sequence[GradeVerdict]:
-        """Verdicts with a known expected level not yet swept or last failed, by id, after `after_id`."""
+        """Verdicts with a known expected level not yet swept, or last failed or refused, by id, after
+        `after_id`."""
         # The ids first, from two indexes alone (an anti-join of the acts naming a level against the
         # ledger, docs/query-plans.md), then only the batch's rows: `NOT IN (subquery)` over whole rows
         # hashed the ledger and read every verdict's JSON on every call.
         settled = exists().where(
-            col(Fixture.verdict_id) == col(GradeVerdict.id), col(Fixture.status) != FIXTURE_FAILED
+            col(Fixture.verdict_id) == col(GradeVerdict.id), col(Fixture.status).not_in(_RETRIED)
         )
         ids = (
             select(col(GradeVerdict.id))
@@ -89,9 +94,9 @@ class FixturesRepo:
         return self._session.exec(rows).all()
 
     def add(self, fixture: Fixture) -> tuple[Fixture, bool]:
-        """Enter a verdict's outcome; a row left by a failed try takes the new outcome."""
+        """Enter a verdict's outcome; a row left by a failed try or a refusal takes the new outcome."""
         existing = self._session.exec(select(Fixture).where(Fixture.verdict_id == fixture.verdict_id)).first()
-        if existing is not None and existing.status != FIXTURE_FAILED:
+        if existing is not None and existing.status not in _RETRIED:
             return existing, False
         if existing is not None:
             for name in ("kind", "path", "content_hash", "status", "detail"):
@@ -116,6 +121,16 @@ class FixturesRepo:
         self._session.add(row)
         self._session.flush()
         return row
+
+    def status_of(self, verdict_id: int) -> str | None:
+        """The ledger state of a verdict's fixture, None before its first sweep."""
+        query = select(col(Fixture.status)).where(Fixture.verdict_id == verdict_id)
+        return self._session.exec(query).first()
+
+    def refused(self) -> Sequence[Fixture]:
+        """Fixtures the leak scan (or the builder) refused, each with its reason, oldest first."""
+        query = select(Fixture).where(Fixture.status == FIXTURE_REFUSED).order_by(col(Fixture.verdict_id))
+        return self._session.exec(query).all()
 
     def parked_count(self) -> int:
         """Verdicts the sweep gave up on (each with its error in `detail`), for the digest and readiness."""

@@ -1,4 +1,4 @@
-"""`smith tally`, `smith sweep`, `smith fixtures check`: the scheduled jobs, run now by hand."""
+"""`smith tally`, `smith sweep`, `smith fixtures check|refused`: the scheduled jobs, run now by hand."""
 
 from __future__ import annotations
 
@@ -99,7 +99,10 @@ def sweep() -> None:
             on_swept=advance,
         )
     kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(report.written.items())) or "nothing new"
-    typer.echo(f"swept into {directory}: {kinds} · {len(report.refused)} refused")
+    retried = (
+        f" ({report.still_refused} still refused: `smith fixtures refused`)" if report.still_refused else ""
+    )
+    typer.echo(f"swept into {directory}: {kinds} · {len(report.refused)} refused{retried}")
     tickets = report.tickets
     typer.echo(
         f"tickets: {len(tickets.new)} new · {len(tickets.reopened)} reopened · {len(tickets.closed)} closed "
@@ -158,6 +161,28 @@ def _tally_days(
                 yield prop, first + timedelta(days=offset)
         else:
             yield prop, yesterday
+
+
+@fixtures_app.command("refused")
+def fixtures_refused(as_json: JsonOption = False) -> None:
+    """List the fixtures the leak scan refused, with the reason; each is drafted again at every sweep."""
+    from smith.cli.output import print_table, table
+
+    with open_store().unit() as unit:
+        rows = [
+            {"verdict": row.verdict_id, "kind": row.kind, "reason": row.detail or "", "since": row.created_at}
+            for row in unit.fixtures.refused()
+        ]
+    if as_json:
+        print_json(rows)
+        return
+    if not rows:
+        typer.echo("no refused fixtures")
+        return
+    listing = table("verdict", "kind", "reason", "since", title="Refused fixtures (drafted again each sweep)")
+    for row in rows:
+        listing.add_row(str(row["verdict"]), str(row["kind"]), str(row["reason"]), str(row["since"])[:16])
+    print_table(listing)
 
 
 def _parse_day(value: str) -> date:

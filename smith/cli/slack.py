@@ -37,18 +37,33 @@ def manifest(
     typer.echo(json.dumps(build_manifest(url=url, socket_mode=socket_mode), indent=2))
 
 
-def link(slack_user_id: str, email: str) -> None:
+def link(
+    slack_user_id: str,
+    email: str,
+    force: Annotated[
+        bool, typer.Option("--force", help="Link onto an admin (they act as the admin)")
+    ] = False,
+) -> None:
     """Link a Slack user id (U…) to a staff user; their pending reactions and replies then count."""
     from gradecore.entities import SlackIdentity
-    from smith.listening.linking import link_identity
+    from smith.listening.linking import LinkRefused, link_identity
 
     if not slack_user_id.startswith(("U", "W")):
         raise UserError(f"{slack_user_id!r} is not a Slack user id (they start with U or W)")
     bounded(slack_user_id, (SlackIdentity, "slack_user_id"), "the Slack user id")
-    result = link_identity(open_store(), slack_user_id, email_address(email), linked_by="admin")
+    try:
+        result = link_identity(
+            open_store(), slack_user_id, email_address(email), linked_by="admin", force=force
+        )
+    except LinkRefused as refused:
+        raise UserError(
+            str(refused).replace("/smith link --force @person", "smith users link --force U…")
+        ) from None
     typer.echo(
         f"linked {slack_user_id} to {result.user.email} · {result.attributed} pending act(s) attributed"
     )
+    if result.replaced:
+        typer.echo(f"replaced its link to {result.replaced}")
 
 
 def agreement(

@@ -9,6 +9,7 @@ An act whose author is not linked yet is handed back (users.info is never asked 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,9 +34,21 @@ class Job:
 
 @dataclass(frozen=True)
 class Unlinked:
-    """An act whose author is not linked to a User (or waits behind one that is not)."""
+    """An act whose author is not linked to a User (or waits behind one that is not), or whose
+    channels are not known yet: it leaves the batch for a lookup in Slack."""
 
     planned: PlannedAct
+
+
+# SPEC §6 v3: Slack only delivers an act from a member, but the check is explicit.
+NOT_A_MEMBER = "ignored: not a member of the post's channel"
+ChannelsKnown = Callable[[str], frozenset[str] | None]  # a person's channels if known now, else None
+
+
+def outside_the_channel(planned: PlannedAct, channels: frozenset[str] | None) -> bool:
+    """An act on a post in a channel its author is not a member of (with the author's channels known)."""
+    channel = planned.act.slack_channel
+    return channels is not None and channel is not None and channel not in channels
 
 
 def run_batch(
@@ -45,8 +58,12 @@ def run_batch(
     *,
     bot_user_id: str | None,
     waiting_on_directory: frozenset[str],
+    channels_known: ChannelsKnown | None = None,
 ) -> list[str | Unlinked]:
-    """Each job's outcome (or `Unlinked`), in one transaction: all are done or none is."""
+    """Each job's outcome (or `Unlinked`), in one transaction: all are done or none is.
+
+    With `channels_known`, an act whose author's channels are not known yet is handed back like an
+    unlinked one, and an act on a post in a channel its author is not in is ignored."""
     with store.unit() as unit:
         rows = unit.inbox.unprocessed_among(
             [job.event_id for job in batch if job.payload is not None], with_payload=False, lock=True
@@ -82,10 +99,14 @@ def run_batch(
                 author = plan.act.slack_user_id
                 linked = people.get(author)
                 # Behind an earlier act of theirs that waits on users.info: keep their order.
-                if linked is None or author in waiting_on_directory:
+                channels = channels_known(author) if channels_known is not None else None
+                unknown_channels = channels_known is not None and channels is None and plan.act.slack_channel
+                if linked is None or author in waiting_on_directory or unknown_channels:
                     results.append(Unlinked(plan))
                     continue
-                if linked.active:
+                if outside_the_channel(plan, channels):
+                    outcome = NOT_A_MEMBER
+                elif linked.active:
                     outcome = writing.record(unit, plan, linked.user_id)
                 else:
                     outcome = "ignored: inactive user"

@@ -15,7 +15,8 @@ from gradecore.entities import utcnow
 from gradecore.store import Store, StoreError
 from smith.listening.identity import Directory, DirectoryUnavailable, resolve
 from smith.listening.link_command import UnclearLink, parse_link_text
-from smith.listening.linking import link_identity
+from smith.listening.linking import LinkRefused, link_identity
+from smith.membership import ChannelsOfPeople, MembershipUnavailable
 from smith.stats import window_stats
 
 STATS_WINDOW = timedelta(days=30)
@@ -30,10 +31,21 @@ class SmithCommand:
     text: str
 
 
-async def answer_command(store: Store, directory: Directory, command: SmithCommand) -> str:
+async def answer_command(
+    store: Store, directory: Directory, command: SmithCommand, membership: ChannelsOfPeople | None = None
+) -> str:
     words = command.text.strip().split(maxsplit=1)
     verb = words[0].lower() if words else "help"
     if verb == "stats":
+        if membership is not None:
+            # SPEC §6 v3: a channel's figures are for its members (a public channel can be viewed,
+            # and a command typed there, without joining it).
+            try:
+                theirs = await membership.channels_of(command.user_id)
+            except MembershipUnavailable:
+                return texts.slack_unavailable()
+            if command.channel_id not in theirs:
+                return texts.stats_members_only()
         return await asyncio.to_thread(stats_text, store, command.channel_id)
     if verb == "link":
         try:
@@ -69,7 +81,12 @@ def _link(store: Store, text: str) -> str:
     except UnclearLink as unclear:
         return str(unclear)
     try:
-        result = link_identity(store, request.slack_user_id, request.email, linked_by="admin")
+        result = link_identity(
+            store, request.slack_user_id, request.email, linked_by="admin", force=request.force
+        )
+    except LinkRefused as refused:
+        return str(refused)
     except StoreError as exc:
         return texts.link_failed(str(exc))
-    return texts.linked(request.slack_user_id, result.user.email, result.attributed)
+    answer = texts.linked(request.slack_user_id, result.user.email, result.attributed)
+    return f"{answer} {texts.link_replaced(result.replaced)}" if result.replaced else answer

@@ -14,7 +14,7 @@ from smith.acts import HumanAct, Signal
 from smith.corrections import parse_correction
 from smith.listening.events import Ignored, ReactionEvent, ReplyDeleted, ReplyEvent, parse_event
 from smith.listening.locating import LatestGrades, Locator
-from smith.listening.modal import ModalSubmission, UnreadableSubmission
+from smith.listening.modal import ModalSubmission, UnreadableSubmission, out_of_date
 from smith.outbox.keys import PostKey, note_hint_key
 
 
@@ -56,6 +56,9 @@ def interpret(
             submission = ModalSubmission.from_payload(payload)
         except UnreadableSubmission as exc:
             return f"ignored: {exc}"
+        stale = out_of_date(unit, submission)
+        if stale is not None:  # checked before the ack too; a row recorded before a regrade lands here
+            return f"ignored: the form is out of date ({stale})"
         # The grade the modal was opened on (frozen as the person saw it), else the item's latest.
         machine = LatestGrades.shown(unit, submission.machine_grade_id) or grades.latest(
             unit, submission.target.item_type, submission.target.ref

@@ -23,6 +23,11 @@ _RAW_AT_NAME = re.compile(r"(?<![\w<])@[\w.\-]+")
 class LinkRequest:
     slack_user_id: str
     email: str
+    force: bool = False  # `--force`: link onto an admin
+
+
+# Typed by hand, or turned into a dash by the keyboard's autocorrect.
+_FORCE = re.compile(r"(?<!\S)(?:--|—|–)force(?!\S)")
 
 
 class UnclearLink(Exception):
@@ -30,10 +35,12 @@ class UnclearLink(Exception):
 
 
 def parse_link_text(text: str) -> LinkRequest:
+    force = _FORCE.search(text) is not None
+    text = _FORCE.sub(" ", text)
     mention = _MENTION.search(text)
     email = _EMAIL.search(_MENTION.sub(" ", text))
     if mention is not None and email is not None:
-        return LinkRequest(mention.group(1), email.group(1) or email.group(2))
+        return LinkRequest(mention.group(1), email.group(1) or email.group(2), force)
     if mention is None:
         without_email = _EMAIL.sub(" ", text)
         if _RAW_USER_ID.search(without_email) or _RAW_AT_NAME.search(without_email):

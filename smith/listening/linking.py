@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from blocks import texts
 from gradecore.entities import User
 from gradecore.store import Store
 from smith.acts import HumanAct, record_act
@@ -19,6 +20,11 @@ from smith.outbox.reviewed import refresh_reviewed_lines
 class LinkResult:
     user: User
     attributed: int
+    replaced: str | None = None  # the e-mail of the User the Slack account was linked to before
+
+
+class LinkRefused(Exception):
+    """The link would give a Slack account to someone who must not have it this way (one line)."""
 
 
 def link_identity(
@@ -28,10 +34,19 @@ def link_identity(
     *,
     linked_by: Literal["email", "admin"] = "admin",
     team_id: str = "",
+    force: bool = False,
 ) -> LinkResult:
+    """Link; an inactive User is refused, an admin needs `force` (whoever holds the Slack account
+    would act as the admin), and a link that replaces another says so (issue 22)."""
     with store.unit() as unit:
         user = unit.users.require_by_email(email)
         assert user.id is not None
+        if not user.active:
+            raise LinkRefused(texts.link_inactive(user.email))
+        if user.role == "admin" and not force:
+            raise LinkRefused(texts.link_admin_needs_force(user.email))
+        previous = unit.identities.user_for(slack_user_id)
+        replaced = previous.email if previous is not None and previous.id != user.id else None
         unit.identities.link(slack_user_id, user, linked_by=linked_by, team_id=team_id)
         attributed = 0
         reviewed: list[str] = []
@@ -44,4 +59,4 @@ def link_identity(
             if recorded.verdicts:
                 reviewed.append(act.target.conversation_id)
         refresh_reviewed_lines(unit, reviewed)  # their acts now count: the posts say so
-        return LinkResult(user, attributed)
+        return LinkResult(user, attributed, replaced)

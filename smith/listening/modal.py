@@ -25,7 +25,7 @@ from blocks.correction import (
     build_correction_view,
 )
 from gradecore.principles import normalise_tag
-from gradecore.store import Store
+from gradecore.store import Store, Unit
 from gradecore.vocabulary import Level
 from smith.acts import HumanAct, ItemType, Target
 from smith.listening.events import ButtonValue, storable
@@ -174,6 +174,11 @@ class SubmissionTaken:
 
     errors: dict[str, str] = field(default_factory=dict)
     event_id: str | None = None
+    # The form no longer matches the stored rows (or never did): nothing recorded; the person is told
+    # so in an ephemeral message in `channel`.
+    out_of_date: bool = False
+    user: str = ""
+    channel: str = ""
 
 
 async def take_submission(store: Store, inbox: InboxWriter, body: dict[str, Any]) -> SubmissionTaken:
@@ -188,11 +193,14 @@ async def take_submission(store: Store, inbox: InboxWriter, body: dict[str, Any]
     # person sees in the modal, never a submission that hangs.
     started = time.monotonic()
     try:
-        level = await asyncio.wait_for(
-            asyncio.to_thread(_machine_level, store, submission.machine_grade_id), timeout=inbox.deadline
+        level, stale = await asyncio.wait_for(
+            asyncio.to_thread(_checked_level, store, submission), timeout=inbox.deadline
         )
     except TimeoutError:
         raise InboxUnavailable("the database did not answer in time") from None
+    if stale is not None:
+        log.warning("correction form %s by %s is out of date: %s", submission.view_id, submission.user, stale)
+        return SubmissionTaken(out_of_date=True, user=submission.user, channel=submission.channel)
     errors = submission.errors(level)
     if errors:
         return SubmissionTaken(errors)
@@ -202,7 +210,37 @@ async def take_submission(store: Store, inbox: InboxWriter, body: dict[str, Any]
     return SubmissionTaken(event_id=event_id if new else None)
 
 
-def _machine_level(store: Store, grade_id: str) -> Level | None:
+def _checked_level(store: Store, submission: ModalSubmission) -> tuple[Level | None, str | None]:
+    """The machine level of the grade the form corrects, and why the form is out of date (if it is)."""
     with store.unit() as unit:
-        grade = unit.grades.get(grade_id)
-        return None if grade is None else Level(grade.level)
+        stale = out_of_date(unit, submission)
+        grade = unit.grades.get(submission.machine_grade_id)
+        return (None if grade is None else Level(grade.level)), stale
+
+
+def out_of_date(unit: Unit, submission: ModalSubmission) -> str | None:
+    """Why a submission does not match the stored rows, or None (SPEC §6 v3): the grade belongs to the
+    conversation and item, the property is the conversation's, the post is Smith's post of the item.
+
+    Smith wrote the private metadata, but only a signing secret stands between it and a forger, and a
+    form left open across a regrade or a deletion is stale all the same."""
+    target = submission.target
+    record = unit.conversations.get(target.conversation_id)
+    if record is None:
+        return "its conversation does not exist"
+    if record.property_id != target.property_id:
+        return "its property is not the conversation's"
+    grade = unit.grades.get(submission.machine_grade_id)
+    if grade is None or (grade.conversation_id, grade.item_type, grade.item_ref) != (
+        target.conversation_id,
+        target.item_type,
+        target.ref,
+    ):
+        return "its grade is not this item's"
+    post = unit.outbox.ref_by_channel_ts(submission.channel, submission.message_ts)
+    if post is None or (post.conversation_id, post.turn_id or None) != (
+        target.conversation_id,
+        target.turn_id,
+    ):
+        return "its post is not Smith's post of this item"
+    return None

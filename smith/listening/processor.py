@@ -32,10 +32,11 @@ from gradecore.db import first_line
 from gradecore.entities import utcnow
 from gradecore.store import Store
 from smith.listening import writing
-from smith.listening.batch import Job, Unlinked, run_batch
+from smith.listening.batch import NOT_A_MEMBER, Job, Unlinked, outside_the_channel, run_batch
 from smith.listening.identity import Directory, DirectoryUnavailable, Resolution, resolve
 from smith.listening.interpret import PlannedAct
 from smith.listening.locating import Locator
+from smith.membership import ChannelsOfPeople, MembershipUnavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -49,7 +50,7 @@ _Deferred = tuple[Job, PlannedAct]
 
 def unavailable(exc: BaseException) -> bool:
     """A failure of Slack or the database, not of the event: it passes, and the event is tried again."""
-    if isinstance(exc, DirectoryUnavailable | OperationalError | PoolTimeout):
+    if isinstance(exc, DirectoryUnavailable | MembershipUnavailable | OperationalError | PoolTimeout):
         return True
     return isinstance(exc, DBAPIError) and exc.connection_invalidated
 
@@ -70,13 +71,16 @@ class ActProcessor:
         max_attempts: int = 5,
         back_off: timedelta = timedelta(seconds=30),
         ask_bot_user_id: Callable[[], Awaitable[str | None]] | None = None,
+        membership: ChannelsOfPeople | None = None,
     ) -> None:
         """`bot_user_id` is Smith's own Slack user (its acts are ignored); when it is not known yet,
-        `ask_bot_user_id` (auth.test) is asked before the first batch."""
+        `ask_bot_user_id` (auth.test) is asked before the first batch. With `membership`, an act by
+        someone who is not a member of the post's channel is ignored (SPEC §6 v3)."""
         self._store = store
         self._max_attempts = max_attempts
         self._back_off = back_off
         self._directory = directory
+        self._membership = membership
         self.bot_user_id = bot_user_id
         self._ask_bot_user_id = ask_bot_user_id
         self._max_batch = max_batch
@@ -185,6 +189,7 @@ class ActProcessor:
             batch,
             bot_user_id=self.bot_user_id,
             waiting_on_directory=waiting_on_directory,
+            channels_known=self._membership.known if self._membership is not None else None,
         )
 
     async def _run_alone(self, job: Job) -> str | Unlinked:
@@ -223,6 +228,8 @@ class ActProcessor:
                 try:
                     async with self._asking:
                         who = await resolve(self._store, self._directory, author, team_id)
+                        if self._membership is not None:
+                            await self._membership.channels_of(author)  # the batch reads it cached
                     if who.user is not None and all(job.requeued < _MAX_REQUEUES for job, _ in taken):
                         # Linked now: their acts rejoin the batches, ahead of anything newer.
                         taken += self._unlinked.pop(author)
@@ -268,7 +275,17 @@ class ActProcessor:
         with self._store.unit() as unit:
             if who.may_grade and who.user is not None and who.user.id is not None:
                 writing.prefetch(unit, ((planned, who.user.id) for _, planned in taken))
-            outcomes = [writing.write_for(unit, planned, who) for _, planned in taken]
+            channels = (
+                self._membership.known(taken[0][1].act.slack_user_id)
+                if self._membership is not None
+                else None
+            )
+            outcomes = [
+                NOT_A_MEMBER
+                if outside_the_channel(planned, channels)
+                else writing.write_for(unit, planned, who)
+                for _, planned in taken
+            ]
             writing.after_recording(unit, zip((planned for _, planned in taken), outcomes, strict=True))
             unit.inbox.finish_many(
                 [(job.event_id, outcome) for (job, _), outcome in zip(taken, outcomes, strict=True)]

@@ -50,7 +50,8 @@ _ERROR_LIMIT = 400
 @dataclass
 class SweepReport:
     written: Counter[str] = field(default_factory=Counter)
-    refused: list[tuple[int, str]] = field(default_factory=list)
+    refused: list[tuple[int, str]] = field(default_factory=list)  # refused for the first time this run
+    still_refused: int = 0  # refused before and again this run (listed by `smith fixtures refused`)
     tickets: TicketReport = field(default_factory=TicketReport)
     failed: list[tuple[int, str]] = field(default_factory=list)  # raised this run; tried again next run
     parked: list[tuple[int, str]] = field(default_factory=list)  # raised too often; set aside with the error
@@ -256,14 +257,19 @@ def _commit(store: Store, fixtures_dir: Path, draft: Draft, report: SweepReport)
         # Entered in the ledger all the same, so the next sweep does not look at it again.
         status, path, digest, detail = "superseded", None, None, "retracted or replaced by a later act"
     elif draft.problem is not None:
-        log.error("fixture for verdict %s refused: %s", draft.verdict_id, draft.problem)
-        report.refused.append((draft.verdict_id, draft.problem))
         status, path, digest, detail = "refused", None, None, draft.problem
     else:
         _write_atomically(fixtures_dir / draft.relpath, draft.content)
         report.written[draft.kind] += 1
         status, path, digest, detail = "written", draft.relpath, draft.digest, None
     with store.unit() as unit:
+        if status == "refused":
+            # A refusal is news once; retried at each sweep, it is counted, not reported again.
+            if unit.fixtures.status_of(draft.verdict_id) == "refused":
+                report.still_refused += 1
+            else:
+                log.error("fixture for verdict %s refused: %s", draft.verdict_id, draft.problem)
+                report.refused.append((draft.verdict_id, draft.problem or ""))
         # The confirmation and the ledger row commit together: an act confirms its causes once.
         for signature in draft.confirms:
             ensure_signature(unit, signature, now=utcnow())

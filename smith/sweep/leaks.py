@@ -18,6 +18,7 @@ the given-name list and the pseudonym lists of the format.) What counts as a lea
   nor is the value of a typed counter such as `"input_tokens": 4821`).
 - phone said in words, disguised email, address, unit, code named in passing, mentioned_name: see
   `smith/sweep/leaks_wider.py`.
+- card, ssn, birth_date, bank, iban, id_document: see `smith/sweep/leaks_identifiers.py`.
 
 A leak names its kind and position and shows a masked snippet, never the value itself.
 """
@@ -29,18 +30,60 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from phonenumbers import Leniency, PhoneNumberMatcher
+from pydantic import BaseModel
 
+from gradecore import contract, grades, vocabulary
 from gradecore.contract import Conversation
+from smith.sweep.leaks_identifiers import identifier_leaks
 from smith.sweep.leaks_wider import fold_token, wider_leaks
 
 __all__ = ["Leak", "LeakKind", "LeakWatchlist", "describe_leaks", "find_leaks"]
 
-LeakKind = Literal["phone", "email", "name", "access_code", "address", "unit", "code", "mentioned_name"]
+LeakKind = Literal[
+    "phone",
+    "email",
+    "name",
+    "access_code",
+    "address",
+    "unit",
+    "code",
+    "mentioned_name",
+    "card",
+    "ssn",
+    "birth_date",
+    "bank",
+    "iban",
+    "id_document",
+]
 
 _TOKEN = re.compile(r"[^\W_]+")
 # Starts only where a run of address characters starts: trying every position inside a long run
 # without an "@" would take quadratic time.
-_EMAIL = re.compile(r"(?<![^\s@\"'<>()\[\]{},;:\\/])[^\s@\"'<>()\[\]{},;:\\/]+@[^\s@\"'<>()\[\]{},;:\\/!?]+")
+# A "|" ends an address: Slack writes a link as `<mailto:ana@x.com|label>`.
+_EMAIL = re.compile(
+    r"(?<![^\s@\"'<>()\[\]{},;:\\/|])[^\s@\"'<>()\[\]{},;:\\/|]+@[^\s@\"'<>()\[\]{},;:\\/!?|]+"
+)
+# The format's own words are no one's name: a participant called Smith is not leaked by
+# "smith.fixture/v1", nor one called Reason by the `"reason":` key. Only these exact strings are
+# blanked, so a tool's own key holding a name is still scanned.
+_FORMAT_MODULES = (contract, grades, vocabulary)
+_FORMAT_KEYS = frozenset(
+    name
+    for module in _FORMAT_MODULES
+    for model in vars(module).values()
+    if isinstance(model, type) and issubclass(model, BaseModel) and model.__module__ == module.__name__
+    for field_name, info in model.model_fields.items()
+    for name in (field_name, info.alias or field_name)
+) | {
+    # The fixture's own keys and the machine grade as frozen with an act (smith/acts.py).
+    "format", "kind", "verdict_id", "created_at", "conversation_id", "turn_id", "expected_level", "reason",
+    "machine_grade_at_time", "grader_user_id", "principles", "input", "level", "headline", "owner",
+    "source", "rubric_version", "dimensions",
+}  # fmt: skip
+_FORMAT_WORDS = re.compile(
+    r'"(?:' + "|".join(sorted(map(re.escape, _FORMAT_KEYS), key=len, reverse=True)) + r')"(?=\s*:)'
+    r"|\bsmith\.(?:fixture|conversation)/v\d+\b"
+)
 _JSON_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[\"\\/bfnrt])")
 _FAKE = re.compile(r"1?000555\d{4}")
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}")
@@ -98,6 +141,8 @@ class LeakWatchlist:
             names.update(words)
             if words:
                 names.add(tuple(token for word in words for token in word))
+            # Each part of a hyphenated surname alone ("Jones" of "Smith-Jones") is watched too.
+            names.update((part,) for word in words if len(word) > 1 for part in word if len(part) > 1)
         watchlist = cls(frozenset(names), frozenset(), frozenset(kept))
         return watchlist.with_codes(*conversation.property.facts.access_codes)
 
@@ -124,7 +169,7 @@ def find_leaks(text: str, originals: LeakWatchlist) -> list[Leak]:
     # a cued one.
     reported = {leak.position for leak in leaks}
     wider: set[tuple[LeakKind, int]] = set()
-    for kind, position, snippet in wider_leaks(scan, originals.kept):
+    for kind, position, snippet in (*identifier_leaks(scan), *wider_leaks(scan, originals.kept)):
         if position not in reported and (kind, position) not in wider:
             wider.add((kind, position))
             leaks.append(Leak(kind, snippet, position, f"a {kind.replace('_', ' ')} (wider scan)"))
@@ -136,6 +181,10 @@ def describe_leaks(leaks: list[Leak], limit: int = 5) -> str:
     shown = "; ".join(f"{leak.kind} {leak.snippet} at {leak.position}" for leak in leaks[:limit])
     more = f"; and {len(leaks) - limit} more" if len(leaks) > limit else ""
     return f"{len(leaks)} leak{'s' if len(leaks) != 1 else ''}: {shown}{more}"
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group())
 
 
 def _blank_escape(match: re.Match[str]) -> str:
@@ -208,7 +257,8 @@ def _email_leaks(scan: str) -> list[Leak]:
 
 
 def _watched_leaks(scan: str, originals: LeakWatchlist, safe: list[range]) -> list[Leak]:
-    tokens = [(m.start(), fold_token(m.group())) for m in _TOKEN.finditer(scan)]
+    words = _FORMAT_WORDS.sub(_blank, scan)  # same length: positions stay true
+    tokens = [(m.start(), fold_token(m.group())) for m in _TOKEN.finditer(words)]
     folded = [token for _, token in tokens]
     watched: list[tuple[LeakKind, tuple[str, ...]]] = [("name", n) for n in originals.names]
     watched += [("access_code", c) for c in originals.codes]

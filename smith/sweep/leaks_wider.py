@@ -53,7 +53,7 @@ _WORD_AT = re.compile(
 )
 # Starts only where a run of address characters starts (linear time on a long run with no "@").
 _ADDRESS = re.compile(
-    r"(?<![^\s@\"'<>()\[\]{},;:\\/])[^\s@\"'<>()\[\]{},;:\\/]+@[^\s@\"'<>()\[\]{},;:\\/!?]+"
+    r"(?<![^\s@\"'<>()\[\]{},;:\\/|])[^\s@\"'<>()\[\]{},;:\\/|]+@[^\s@\"'<>()\[\]{},;:\\/!?|]+"
 )
 
 _HOUSE_NUMBER = re.compile(r"(?<![\w$#:./\-\[+])\d{1,6}[A-Za-z]?(?=\s+(?:[A-Z]|\d+(?:st|nd|rd|th)\b))")
@@ -67,6 +67,11 @@ _UNIT_WORDS = frozenset(
     [
         "apt",
         "apartment",
+        "apartamento",
+        "unidad",
+        "casa",
+        "interior",
+        "int",
         "apto",
         "unit",
         "suite",
@@ -84,8 +89,8 @@ _UNIT_WORDS = frozenset(
         "hab",
     ]
 )
-_UNIT_FILLERS = frozenset({"#", "no", "no.", "number", "num", "num.", "núm", "núm.", "nº"})
-_UNIT_ID = re.compile(r"[A-Za-z]?\d[A-Za-z0-9\-]{0,5}")
+_UNIT_FILLERS = frozenset({"#", "no", "no.", "number", "num", "num.", "núm", "núm.", "nº", "n.º"})
+_UNIT_ID = re.compile(r"(?:[A-Za-z]{1,2}-?)?\d[A-Za-z0-9\-]{0,5}")
 _HASH_NUMBER = re.compile(r"(?<![\w&#])#\s?(?P<digits>\d{2,5})[A-Za-z]?(?!\w)")
 _CODE_CUES = frozenset(
     [
@@ -173,11 +178,13 @@ def _disguised_emails(scan: str) -> Iterator[WiderLeak]:
             continue
         plain = _WORD_DOT.sub(".", _BRACKETED_DOT.sub(".", _BRACKETED_AT.sub("@", text)))
         plain = _WORD_AT.sub("@", plain)
-        before = {m.group() for m in _ADDRESS.finditer(text)}
+        before = {m.group().rstrip(".") for m in _ADDRESS.finditer(text)}
         for match in _ADDRESS.finditer(plain):
             address = match.group().rstrip(".")
             local, _, domain = address.partition("@")
-            if address in before or domain.lower() == "example.test" or "." not in domain:
+            # An example.test address is a stand-in only as written: "quinlan dot contact-1@example.test"
+            # reads as "quinlan.contact-1@…", which keeps part of a spelled-out local part.
+            if address in before or "." not in domain:
                 continue
             where = text.find(local)
             yield "email", line.start() + max(where, 0), f"{local[:1]}•••@•••"
@@ -275,8 +282,16 @@ def _mentioned_names(scan: str, kept_words: frozenset[str]) -> Iterator[WiderLea
             continue
         # A given name, or any capitalised word after a title: "Dr. Okonkwo" is on no list.
         titled = _TITLED.search(scan, max(0, match.start() - 8), match.start()) is not None
-        if titled or is_given_name(word):
+        if titled or is_given_name(word) or _joined_to_stand_in(scan, match.start()):
             yield "mentioned_name", match.start(), word[:1] + "•••"
+
+
+def _joined_to_stand_in(scan: str, position: int) -> bool:
+    """The second half of a hyphenated surname whose first half became a pseudonym ("Underhill-López")."""
+    if position < 2 or scan[position - 1] not in "-‐":
+        return False
+    before = re.search(r"[^\W\d_]+$", scan[max(0, position - 40) : position - 1])
+    return before is not None and fold_token(before.group()) in _FORMAT_NAMES
 
 
 def _whitespace_token(scan: str, position: int) -> str:

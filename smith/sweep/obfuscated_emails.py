@@ -23,7 +23,11 @@ _DOT_BRACKETED = rf"\s*{_OPEN}\s*(?:dot|punto|\.)\s*{_CLOSE}\s*"
 _AT_WORD = r"\s+(?:at|arroba)\s+"
 _DOT_WORD = r"\s+(?:dot|punto)\s+"
 _LABEL = r"[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?"
-_LOCAL = r"(?<![\w.+\-])[a-z0-9][\w.+\-]*"
+# The local part may be spelled out too: "quinlan dot ashworth at gmail dot com" is one address.
+_LOCAL = (
+    r"(?<![\w.+\-])(?:[a-z0-9][\w+\-]*(?:\s+(?:dot|punto)\s+|\s*[(\[{<]\s*(?:dot|punto)\s*[)\]}>]\s*))*"
+    r"[a-z0-9][\w.+\-]*"
+)
 _END = r"(?![\w\-@]|\.\w)"
 _TLD = "(?:" + "|".join(sorted(_TLDS, key=len, reverse=True)) + ")" + _END
 _DOT_ANY = rf"(?:{_DOT_BRACKETED}|{_DOT_WORD}|\.)"

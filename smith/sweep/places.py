@@ -3,7 +3,8 @@
 - Street addresses: a house number, the street's words and a street type from `usaddress`'s list of
   USPS street suffixes (`742 Evergreen Terrace`, `12 N. Main St.`), or a Spanish street type first
   (`Calle Mayor 12`, `Av. Reforma #123`, `Avenida de la Paz 8`).
-- Unit numbers: `Apt 4B`, `unit 12`, `Suite 300`, `depto 3`, `#305`.
+- Unit numbers: `Apt 4B`, `unit 12`, `Suite 300`, `depto 3`, `apartamento 317q`, `unidad B-12`,
+  `casa 5`, `#305`.
 - Codes: any code-like token (three characters or more, with a digit) shortly after a word such as
   code, gate, door, lockbox, keypad, PIN, clave, código — in the ledger of access codes or not.
 """
@@ -47,9 +48,9 @@ _ES_STREET = re.compile(
     r"(?:(?:No\.?|Núm\.?|Nº|n\.?º|#)\s*)?\d{1,5}[A-Za-z]?(?!\w)"
 )
 _UNIT = re.compile(
-    r"(?<!\w)(?:apt|apartment|apto|unit|suite|ste|depto|dpto|departamento|piso|flat|room|rm|bldg|"
-    r"habitaci[oó]n|hab)\.?(?:\s*(?:#|no\.?|number|n[uú]m\.?|nº))?"
-    r"(?:\s*[A-Za-z]?\d[A-Za-z0-9\-]{0,5}|\s+(?-i:[A-Z])(?!\w))"
+    r"(?<!\w)(?:apt|apartment|apartamento|apto|unit|unidad|suite|ste|depto|dpto|departamento|piso|flat|room|"
+    r"rm|bldg|habitaci[oó]n|hab|casa|interior|int)\.?(?:\s*(?:#|no\.?|number|n[uú]m\.?|nº|n\.º))?"
+    r"(?:\s*(?:[A-Za-z]{1,2}-?)?\d[A-Za-z0-9\-]{0,5}|\s+(?-i:[A-Z])(?!\w))"
     r"|(?<![\w&#])#\s?\d{2,5}[A-Za-z]?(?!\w)",
     re.IGNORECASE,
 )
@@ -68,14 +69,16 @@ _CODE = re.compile(
 # Keys of free-form JSON (tool inputs and results) whose value is a unit number or a code.
 PLACE_KEYS: dict[str, PlaceKind] = {
     "unit": "unit", "unit_number": "unit", "unit_id": "unit", "apt": "unit", "apartment": "unit",
-    "suite": "unit", "depto": "unit", "departamento": "unit", "room": "unit",
+    "suite": "unit", "depto": "unit", "unidad": "unit", "apartamento": "unit", "departamento": "unit",
+    "room": "unit",
     "address": "address", "street": "address", "street_address": "address", "address_line": "address",
     "address1": "address", "address_line1": "address", "direccion": "address", "dirección": "address",
     "gate_code": "code", "door_code": "code", "lockbox_code": "code", "lockbox": "code", "code": "code",
     "access_code": "code", "entry_code": "code", "keypad_code": "code", "pin": "code", "clave": "code",
 }  # fmt: skip
 _UNIT_WORD = re.compile(
-    r"^(?:apt|apartment|apto|unit|suite|ste|depto|dpto|departamento|piso|flat|room|rm|bldg|habitaci[oó]n|hab)"
+    r"^(?:apt|apartment|apartamento|apto|unit|unidad|suite|ste|depto|dpto|departamento|piso|flat|room|rm|bldg|"
+    r"habitaci[oó]n|hab|casa|interior|int)"
     r"\.?\s*(?:#|no\.?|number|n[uú]m\.?|nº)?\s*|^#\s?",
     re.IGNORECASE,
 )

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pydantic import JsonValue
 
 from cerebrus.text import FoldedText, fold
+from smith.sweep.identifiers import IDENTIFIER_PLACEHOLDERS, IdentifierKind, find_identifiers
 from smith.sweep.obfuscated_emails import find_obfuscated_emails
 from smith.sweep.phones import fake_number, field_pattern, find_phones, phone_key
 from smith.sweep.places import PLACE_KEYS, PlaceKind, find_places, place_key
@@ -27,7 +28,9 @@ CODE_PLACEHOLDER = "0000"
 _EMAIL = re.compile(r"(?<![\w.%+\-])[\w.%+\-]+@[\w\-]+(?:\.[\w\-]+)*")  # starts at a run's start: linear
 _BOUNDARY_BEFORE = r"(?<![^\W_])"
 _BOUNDARY_AFTER = r"(?![^\W_])"
-# Ties between spans of equal extent go to the kind listed first.
+# Ties between spans of equal extent go to the kind listed first: an identifier (a card number)
+# before the phone number the same digits could also be.
+_IDENTIFIER_RANK = -1
 _EMAIL_RANK, _PHONE_RANK, _ADDRESS_RANK, _NAME_RANK, _MENTIONED_RANK, _UNIT_RANK, _CODE_RANK = range(7)
 _PLACE_RANKS: dict[PlaceKind, int] = {"address": _ADDRESS_RANK, "unit": _UNIT_RANK, "code": _CODE_RANK}
 _PLACE_WORDS: dict[PlaceKind, str] = {"address": "address", "unit": "unit"}
@@ -69,6 +72,13 @@ class Scrubber:
                 # The first person to bear a name word keeps it: "Jordan" alone is the first Jordan.
                 self._names.setdefault("".join(parts), stand_in)
                 alternatives[r"[\W_]?".join(re.escape(part) for part in parts)] = None
+                if len(parts) > 1 and "-" in word:
+                    # Each half of "Smith-Jones" alone is the name too ("Ms. Jones"); it takes the
+                    # whole surname's stand-in.
+                    for part in parts:
+                        if len(part) > 1:
+                            self._names.setdefault(part, stand_in)
+                            alternatives[re.escape(part)] = None
         if alternatives:
             ordered = sorted(alternatives, key=lambda alt: (-len(alt), alt))
             self._name_pattern = re.compile(
@@ -162,6 +172,9 @@ class Scrubber:
             hits.append(_Hit(place.start, place.end, _PLACE_RANKS[place.kind], replacement))
         for name in find_mentioned_names(text, self.keep_words):
             hits.append(_Hit(name.start, name.end, _MENTIONED_RANK, self._mentioned_replacer(name.surname)))
+        for identifier in find_identifiers(text):
+            replacement = _identifier_replacer(identifier.kind)
+            hits.append(_Hit(identifier.start, identifier.end, _IDENTIFIER_RANK, replacement))
         if any(char.isdigit() for char in text):
             for phone in find_phones(text, self.own_phones):
                 hits.append(_Hit(phone.start, phone.end, _PHONE_RANK, self._phone_replacer(phone.key)))
@@ -229,3 +242,8 @@ class Scrubber:
         if key not in self._phones:
             self._phones[key] = fake_number(len(self._phones) + 1)
         return self._phones[key]
+
+
+def _identifier_replacer(kind: IdentifierKind) -> Callable[[str], str]:
+    placeholder = IDENTIFIER_PLACEHOLDERS[kind]
+    return lambda _: placeholder

@@ -101,7 +101,9 @@ def find_mentioned_names(text: str, keep: frozenset[str]) -> list[MentionedName]
         if folded in keep:
             after_name = -1
             continue
-        follows_name = after_name >= 0 and text[after_name:start].strip(" \t") == ""
+        # "García-López": every part of a hyphenated surname follows the part before it.
+        between = text[after_name:start]
+        follows_name = after_name >= 0 and (between.strip(" \t") == "" or between in ("-", "‐"))
         titled = _TITLE.search(text, max(0, start - 8), start) is not None
         if is_given_name(base) and not follows_name:
             found.append(MentionedName(start, end, surname=False))

@@ -2,6 +2,11 @@
 
 The body depends only on stored state and the day it is rendered for, so rendering it again with
 nothing new gives the same bytes, and the sync can tell "nothing changed" from a hash.
+
+Every text that did not come from Smith — a tool's error, a conversation excerpt, a receipt, a
+property id — is inert (issue 22): in the body it is a code span (no mention, no `#n` or
+`owner/repo#n` reference, no link, image or HTML renders inside one), in the title, which GitHub
+renders as plain text but still links, a word joiner follows each `@` and `#`.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ def render_ticket(
         f"**Status:** {_status(signature)}",
         "",
         f"**Root cause** (check `{signature.check_id}`, layer `{signature.layer}`): "
-        f"{_inline(signature.cause)}",
+        f"{inert_code(signature.cause)}",
         "",
         "## Occurrences",
         "",
@@ -57,7 +62,9 @@ def render_ticket(
         f"- first seen: {_day(counts.first_seen)} · last seen: {_day(counts.last_seen)}",
         "- per property: "
         + (
-            " · ".join(f"`{prop}` {n}" for prop, n in sorted(counts.by_property.items(), key=_busiest))
+            " · ".join(
+                f"{inert_code(prop)} {n}" for prop, n in sorted(counts.by_property.items(), key=_busiest)
+            )
             or "none"
         ),
         "",
@@ -87,7 +94,7 @@ def render_ticket(
     ]
     return TicketContent(
         signature_id=signature.id,
-        title=f"[smith] {signature.check_id}: {_inline(signature.cause)}"[:250],
+        title=f"[smith] {signature.check_id}: {inert_title(signature.cause)}"[:250],
         body="\n".join(lines) + "\n",
         labels=("smith", "ours", signature.layer),
         open=signature.status != "closed",
@@ -106,7 +113,7 @@ def _status(signature: TicketSignature) -> str:
 
 def _receipts(examples: Sequence[TicketConfirmation]) -> list[str]:
     latest = examples[-1] if examples else None
-    return [f"- {_inline(line)}" for line in (latest.receipts if latest else [])]
+    return [f"- {inert_code(line)}" for line in (latest.receipts if latest else [])]
 
 
 def _examples(examples: Sequence[TicketConfirmation]) -> list[str]:
@@ -116,8 +123,8 @@ def _examples(examples: Sequence[TicketConfirmation]) -> list[str]:
         if len(text) > EXCERPT_LIMIT:
             text = text[: EXCERPT_LIMIT - 1] + "…"
         lines += [
-            f"From `{example.property_id}` (verdict {example.verdict_id}, {example.signal}):",
-            f"> {text}",
+            f"From {inert_code(example.property_id)} (verdict {example.verdict_id}, {example.signal}):",
+            f"> {inert_code(text)}",
             "",
         ]
     return lines[:-1] if lines else lines
@@ -138,3 +145,27 @@ def _day_text(value: object) -> str:
 def _inline(text: str) -> str:
     # One line, and no way to close the hidden marker or open another one from tenant text.
     return " ".join(text.split()).replace("<!--", "<!- -").replace("-->", "- ->")
+
+
+_WORD_JOINER = "\u2060"
+
+
+def inert_code(text: str) -> str:
+    """`text` on one line as a code span GitHub renders literally, whatever backticks it holds."""
+    flat = _inline(text)
+    if not flat:
+        return "` `"
+    run, longest = 0, 0
+    for char in flat:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    # A space inside the fence keeps a leading or trailing backtick from joining it (CommonMark
+    # strips one space from each side of a code span).
+    padded = f" {flat} " if flat.startswith("`") or flat.endswith("`") or flat.isspace() else flat
+    return f"{fence}{padded}{fence}"
+
+
+def inert_title(text: str) -> str:
+    """A title line that neither mentions (`@octocat`) nor links an issue (`#2`, `acme/other#2`)."""
+    return _inline(text).replace("@", "@" + _WORD_JOINER).replace("#", "#" + _WORD_JOINER)

@@ -17,7 +17,7 @@ from typing import Any
 from gradecore.store import Store
 from gradecore.store.tickets import SignatureCounts
 from smith.metrics import TRACKER_ERRORS, TRACKER_SYNCS
-from smith.tickets.render import TicketContent, render_ticket
+from smith.tickets.render import TicketContent, inert_code, render_ticket
 from smith.tickets.tracker import TicketRef, Tracker, TrackerError, TrackerRateLimited
 
 log = logging.getLogger(__name__)
@@ -211,7 +211,7 @@ def _material(previous: dict[str, Any] | None, counts: SignatureCounts) -> bool:
 def _counts_note(previous: dict[str, Any] | None, counts: SignatureCounts) -> str:
     before = int((previous or {}).get("total", 0))
     new_places = sorted(set(counts.by_property) - set((previous or {}).get("by_property", {})))
-    spread = f" Now also at: {', '.join(new_places)}." if new_places else ""
+    spread = f" Now also at: {', '.join(inert_code(place) for place in new_places)}." if new_places else ""
     return (
         f"Occurrences {before} → {counts.total} ({counts.last_7_days} in the last 7 days, "
         f"{counts.previous_7_days} the 7 days before).{spread}"

@@ -64,3 +64,13 @@ def test_codes_are_masked_in_every_window() -> None:
     text = text_with({100: "code 4821", 9_000: "CODE 4821"}, 20_000)
     excerpt = excerpt_draft(text, spans_of(text, ["code 4821", "CODE 4821"]), ["4821"])
     assert "4821" not in excerpt.mrkdwn and excerpt.mrkdwn.count("••21") == 2
+
+
+def test_the_drafts_own_formatting_characters_cannot_format_the_quote() -> None:
+    """Issue 22: `*`, `_`, `~` and backticks in a draft are shown as look-alikes, never as mrkdwn."""
+    text = "Call *now* or _later_, ~never~, `code` ```block``` and a lone * before the SPAN here."
+    excerpt = excerpt_draft(text, spans_of(text, ["SPAN"]), [])
+    assert excerpt.mrkdwn.count("*") == 2 and "*SPAN*" in excerpt.mrkdwn  # only Smith's own bold
+    assert not re.search(r"[_~`]", excerpt.mrkdwn)
+    assert "∗now∗" in excerpt.mrkdwn and "ˍlaterˍ" in excerpt.mrkdwn and "ˋcodeˋ" in excerpt.mrkdwn
+    assert excerpt.mrkdwn.startswith("> ") and "\n" not in excerpt.mrkdwn  # one quoted line, intact

@@ -250,6 +250,25 @@ def users_info(ws: Workspace, bot: Bot, params: JsonDict) -> JsonDict:
     return {"ok": True, "user": answer}
 
 
+def users_conversations(ws: Workspace, bot: Bot, params: JsonDict) -> JsonDict:
+    """The channels a user is a member of, a page at a time (`cursor` is the index to start at)."""
+    user = _str(params, "user") or ""
+    if user not in ws.users:
+        raise SlackError("user_not_found")
+    theirs = [c for c in ws.channels.values() if ws.is_in(user, c.id)]
+    if _flag(params, "exclude_archived"):
+        theirs = [c for c in theirs if not c.is_archived]
+    start = int(_str(params, "cursor") or 0)
+    limit = int(_str(params, "limit") or 100)
+    page = theirs[start : start + limit]
+    following = str(start + limit) if start + limit < len(theirs) else ""
+    return {
+        "ok": True,
+        "channels": [{"id": c.id, "name": c.name, "is_archived": c.is_archived} for c in page],
+        "response_metadata": {"next_cursor": following},
+    }
+
+
 def views_open(ws: Workspace, bot: Bot, params: JsonDict) -> JsonDict:
     trigger_id = _str(params, "trigger_id")
     if trigger_id is None:
@@ -299,6 +318,7 @@ HANDLERS: dict[str, Handler] = {
     "conversations.history": conversations_history,
     "conversations.replies": conversations_replies,
     "users.info": users_info,
+    "users.conversations": users_conversations,
     "views.open": views_open,
     "views.publish": views_publish,
     "reactions.get": reactions_get,

@@ -171,6 +171,8 @@ class Workspace:
         self.ephemerals: list[Ephemeral] = []
         self.views: list[OpenedView] = []
         self.home_views: dict[str, JsonDict] = {}  # user id -> the Home tab last published for them
+        # Who is in a channel (users.conversations); a channel not listed here has everyone in it.
+        self.people: dict[str, set[str]] = {}
         self._next_micros = clock_start * 1_000_000
 
     def next_ts(self) -> str:
@@ -182,6 +184,13 @@ class Workspace:
         self.channels[channel_id] = channel
         self.by_channel.setdefault(channel_id, [])
         return channel
+
+    def set_people(self, channel_id: str, user_ids: Iterable[str]) -> None:
+        """Only these users are members of the channel from now on (issue 22: membership scoping)."""
+        self.people[channel_id] = set(user_ids)
+
+    def is_in(self, user_id: str, channel_id: str) -> bool:
+        return user_id in self.people.get(channel_id, self.users.keys())
 
     def find(self, channel: str, ts: str) -> StoredMessage | None:
         return next((m for m in self.by_channel.get(channel, []) if m.ts == ts), None)
