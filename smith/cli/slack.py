@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -51,14 +50,16 @@ def agreement(
     by: Annotated[Literal["grader", "check", "property"], typer.Option(help="Group by")] = "grader",
     as_json: JsonOption = False,
 ) -> None:
-    """Agreement between staff and Smith: share agreeing and Cohen's κ (4 levels and pass/not-pass)."""
+    """Agreement between staff and Smith: share agreeing (👎 included) and Cohen's κ (4 levels and
+    pass/not-pass) over the acts naming a level, with their number."""
     from gradecore.entities import utcnow
-    from smith.agreement import LevelPair, agreement_table_from_counts
-    from smith.meaning_reads import agreement_counts
+    from smith.meaning_reads import agreement_counts, overall
 
     start = _parse_since(since)
     with open_store().unit() as unit:
-        groups = agreement_counts(unit, start, utcnow(), by)
+        end = utcnow()
+        table_rows = agreement_counts(unit, start, end, by).table()
+        every = overall(unit, start, end)
     rows: list[dict[str, Any]] = [
         {
             by: row.key,
@@ -66,22 +67,22 @@ def agreement(
             "agreeing": row.share_agreeing,
             "kappa": row.kappa,
             "kappa_binary": row.kappa_binary,
+            "kappa_n": row.kappa_n,
         }
-        for row in agreement_table_from_counts(groups)
+        for row in table_rows
     ]
-    every: Counter[LevelPair] = sum(groups.values(), Counter())
-    overall = next(iter(agreement_table_from_counts({"all": every})), None)
     total: dict[str, Any] = {
         by: "all",
-        "acts": 0 if overall is None else overall.n,
-        "agreeing": None if overall is None else overall.share_agreeing,
-        "kappa": None if overall is None else overall.kappa,
-        "kappa_binary": None if overall is None else overall.kappa_binary,
+        "acts": 0 if every is None else every.n,
+        "agreeing": None if every is None else every.share_agreeing,
+        "kappa": None if every is None else every.kappa,
+        "kappa_binary": None if every is None else every.kappa_binary,
+        "kappa_n": 0 if every is None else every.kappa_n,
     }
     if as_json:
         print_json([*rows, total])
         return
-    grid = table(by, "acts", "agreeing", "κ (4 levels)", "κ (pass/not)")
+    grid = table(by, "acts", "agreeing", "κ (4 levels)", "κ (pass/not)", "κ n")
     for row in [*rows, total]:
         agreeing = row["agreeing"]
         grid.add_row(
@@ -90,6 +91,7 @@ def agreement(
             "—" if agreeing is None else f"{agreeing:.0%}",
             _kappa(row["kappa"]),
             _kappa(row["kappa_binary"]),
+            str(row["kappa_n"]),
             style="bold" if row is total else None,
         )
     print_table(grid)

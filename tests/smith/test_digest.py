@@ -73,6 +73,7 @@ def test_every_section_is_present(store: Store) -> None:
     history(store)
     assert list(sections(store)) == [
         "Reaction rate per channel (7 days)",
+        "Agreement with staff (7 days, 👎 included)",
         "Top root causes of *ours* failures (this week, vs last week)",
         "Checks that have not failed in 30 days — unnecessary or broken?",
         "Pass rate vs 👎 (last week → this week)",
@@ -171,4 +172,13 @@ def test_tool_errors_recovered_by_a_retry_are_counted(store: Store) -> None:
     ingest(store, _tour_with_errors("c-failed", 3, recovered=False).build(), when=on(11, 28))
     assert sections(store)["Tool errors recovered by a retry (last week → this week)"] == [
         "recovered tool errors 1 → 3"
+    ]
+
+
+def test_agreement_with_staff_counts_the_thumbs_down(store: Store) -> None:
+    """SPEC §6 v3: this week's 👎, the correction to PASS and the 👍 all count: 1 of 3 agree (the 👎
+    taken back is not an act). Before 👎s counted this would have read 1 of 2."""
+    history(store)
+    assert sections(store)["Agreement with staff (7 days, 👎 included)"] == [
+        "33% agree with Smith (1 of 3 acts)"
     ]
