@@ -6,6 +6,8 @@ in the thread replies, so the parent stays the same size however many turns were
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from slack_sdk.models.blocks import Block
 
 from blocks.common import (
@@ -47,6 +49,7 @@ def build_conversation_blocks(
     idempotency_key: str,
     locale: str | None = None,
     reviewed: str | None = None,
+    tickets: Mapping[str, str] | None = None,
 ) -> PostContent:
     """The parent post for one flagged conversation, in `locale` (by default the conversation's),
     with its reviewed-by line when someone has reviewed it."""
@@ -68,7 +71,9 @@ def build_conversation_blocks(
     failures = colouring_failures(grade.dimensions)
     if failures:
         # Conversation checks have no thread reply of their own, so their receipts show here.
-        receipts = receipts_for(conversation, draft_message_id=None, tool_errors=False, deck=texts)
+        receipts = receipts_for(
+            conversation, draft_message_id=None, tool_errors=False, deck=texts, tickets=tickets
+        )
         lines = [failure_line(d, receipts) for d in failures[:MAX_LISTED_DIMENSIONS]]
         blocks.append(
             listed_section(texts.CONVERSATION_HEADING, lines, MAX_LISTED_DIMENSIONS, len(failures), texts)

@@ -104,9 +104,10 @@ def check_sentence(slug: str, facts: SentenceFacts) -> str | None:
     return None
 
 
-def what_to_do(check: str, owner: str) -> str:
+def what_to_do(check: str, owner: str, *, ticketed: bool = False) -> str:
     """`What to do: confirm the amount…`, for one failing check."""
-    fallback = _OURS_NOTHING_TO_DO if owner == "ours" else _CLARAS_DEFAULT_TO_DO
+    ours = _OURS_NOTHING_TO_DO if ticketed else OURS_NO_TICKET_YET  # issue 20: only a true promise
+    fallback = ours if owner == "ours" else _CLARAS_DEFAULT_TO_DO
     action = _WHAT_TO_DO.get(check, fallback)
     return f"What to do: {action}"
 
@@ -521,3 +522,9 @@ def link_failed(problem: str) -> str:
 def linked(slack_user_id: str, email: str, attributed: int) -> str:
     waiting = f" {attributed} earlier reaction(s)/repl(ies) now count." if attributed else ""
     return f"Linked <@{slack_user_id}> to {email}.{waiting}"
+
+
+# --- issue 20: what a post promises is true (SPEC §6 v3) ---------------------------------------------
+# "engineers have a ticket" only once one is filed; until then, what makes one.
+OURS_NO_TICKET_YET = "nothing for you — a 👍 here opens a ticket for engineers"
+TICKET_LINK = "the ticket"

@@ -158,8 +158,9 @@ def check_sentence(slug: str, facts: SentenceFacts) -> str | None:
     return sentences.get(slug)
 
 
-def what_to_do(check: str, owner: str) -> str:
-    fallback = _OURS_NOTHING_TO_DO if owner == "ours" else _CLARAS_DEFAULT_TO_DO
+def what_to_do(check: str, owner: str, *, ticketed: bool = False) -> str:
+    ours = _OURS_NOTHING_TO_DO if ticketed else OURS_NO_TICKET_YET  # issue 20: only a true promise
+    fallback = ours if owner == "ours" else _CLARAS_DEFAULT_TO_DO
     action = _WHAT_TO_DO.get(check, fallback)
     return f"Qué hacer: {action}"
 
@@ -430,3 +431,9 @@ def modal_machine_said(level: str, headline: str) -> str:
 
 def modal_level_option(level: str) -> str:
     return level_meaning(level)
+
+
+# --- issue 20: what a post promises is true (SPEC §6 v3) ---------------------------------------------
+# "engineers have a ticket" only once one is filed; until then, what makes one.
+OURS_NO_TICKET_YET = "nada por tu parte — un 👍 aquí abre un ticket para los ingenieros"
+TICKET_LINK = "ver el ticket"

@@ -26,6 +26,7 @@ from gradecore.store.outbox import QueuedRef
 from smith.outbox.keys import PostKey, edit_key, more_turns_key, parent_key, turn_key
 from smith.outbox.queue import Draft, queue
 from smith.outbox.reviewed import refresh_reviewed_lines, reviewed_line
+from smith.tickets.ticketed import tickets_by_check
 
 __all__ = ["MORE_TURNS_KIND", "GradeIds", "more_turns_key", "parent_key", "queue_posts", "turn_key"]
 
@@ -82,6 +83,10 @@ def queue_posts(
             **fields,  # type: ignore[arg-type]
         )
 
+    # Issue 20: an *ours* failure says "engineers have a ticket" only when one is filed.
+    ours = [d.model_dump(mode="json") for d in grade.all_dimensions() if d.failed and d.owner.value == "ours"]
+    tickets = tickets_by_check(unit, ours)
+
     def parent_content(reviewed: str | None = None) -> PostContent:
         return build_conversation_blocks(
             grade,
@@ -91,6 +96,7 @@ def queue_posts(
             idempotency_key=parent_at,  # an edited message keeps the parent's key
             locale=locale,
             reviewed=reviewed,
+            tickets=tickets,
         )
 
     drafts: list[Draft] = []
@@ -125,7 +131,13 @@ def queue_posts(
         if existing is not None and grade_id not in ids.new:
             continue
         content = build_turn_blocks(
-            turn, grade, conversation, machine_grade_id=grade_id, idempotency_key=key, locale=locale
+            turn,
+            grade,
+            conversation,
+            machine_grade_id=grade_id,
+            idempotency_key=key,
+            locale=locale,
+            tickets=tickets,
         )
         if existing is None:
             drafts.append(

@@ -39,6 +39,7 @@ from smith.tickets.occurrences import (
 )
 from smith.tickets.signature import Signature, signatures_of
 from smith.tickets.sync import QUIET_AFTER, TicketReport, sync_tickets
+from smith.tickets.ticketed import refresh_ticket_lines
 from smith.tickets.tracker import Tracker
 
 log = logging.getLogger(__name__)
@@ -115,6 +116,11 @@ def run_sweep(
         moment = now or utcnow()
         record_occurrences(store, now=moment)
         report.tickets = sync_tickets(store, tracker, now=moment, quiet_after=quiet_after)
+        filed = [link.signature_id for link in (*report.tickets.new, *report.tickets.reopened)]
+        if filed:
+            # The posts that said "a 👍 here opens a ticket" now say engineers have it (through the outbox).
+            with store.unit() as unit:
+                refresh_ticket_lines(unit, filed, now=moment)
     return report
 
 
