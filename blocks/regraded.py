@@ -7,6 +7,7 @@ there is nothing left to do, and keeps the grade's metadata so reactions still t
 from __future__ import annotations
 
 from blocks.common import PostContent, context, escape, grade_metadata, header, section
+from blocks.copydeck import deck_for
 from blocks.limits import MAX_FALLBACK_TEXT, clip
 from gradecore.grades import ConversationGrade
 
@@ -29,4 +30,23 @@ def build_regraded_pass_blocks(
         blocks=list(blocks),
         text=clip(escape(f"{property_name}: {line}"), MAX_FALLBACK_TEXT),
         metadata=grade_metadata(grade.conversation_id, None, machine_grade_id, idempotency_key),
+    )
+
+
+def build_superseded_turn_blocks(
+    conversation_id: str,
+    turn_id: str,
+    number: int,
+    *,
+    machine_grade_id: str,
+    idempotency_key: str,
+    locale: str | None = None,
+) -> PostContent:
+    """A turn reply whose turn passes after a regrade: edited in place, so it reads as its parent does
+    (SPEC §5.1 v3: "superseded — now PASS"), keeping the metadata that traces it to its new grade."""
+    line = deck_for(locale).turn_superseded(number)
+    return PostContent(
+        blocks=[section(escape(line))],
+        text=clip(escape(line), MAX_FALLBACK_TEXT),
+        metadata=grade_metadata(conversation_id, turn_id, machine_grade_id, idempotency_key),
     )

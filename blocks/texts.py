@@ -528,3 +528,8 @@ def linked(slack_user_id: str, email: str, attributed: int) -> str:
 # "engineers have a ticket" only once one is filed; until then, what makes one.
 OURS_NO_TICKET_YET = "nothing for you — a 👍 here opens a ticket for engineers"
 TICKET_LINK = "the ticket"
+
+
+def turn_superseded(number: int) -> str:
+    """A turn reply whose conversation was regraded and whose turn now passes (`smith regrade`)."""
+    return f"Turn {number} · superseded — now PASS, nothing to do"

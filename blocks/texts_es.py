@@ -437,3 +437,8 @@ def modal_level_option(level: str) -> str:
 # "engineers have a ticket" only once one is filed; until then, what makes one.
 OURS_NO_TICKET_YET = "nada por tu parte — un 👍 aquí abre un ticket para los ingenieros"
 TICKET_LINK = "ver el ticket"
+
+
+def turn_superseded(number: int) -> str:
+    """A turn reply whose conversation was regraded and whose turn now passes (`smith regrade`)."""
+    return f"Turno {number} · sustituido — ahora PASS, no hay nada que hacer"

@@ -26,7 +26,7 @@ from gradecore.store.outbox import QueuedRef
 from smith.outbox.keys import PostKey, edit_key, more_turns_key, parent_key, turn_key
 from smith.outbox.queue import Draft, queue
 from smith.outbox.reviewed import refresh_reviewed_lines, reviewed_line
-from smith.tickets.ticketed import tickets_by_check
+from smith.tickets.filed import tickets_by_check
 
 __all__ = ["MORE_TURNS_KIND", "GradeIds", "more_turns_key", "parent_key", "queue_posts", "turn_key"]
 
