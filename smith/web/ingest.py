@@ -72,7 +72,8 @@ def make_ingest_handler(
         except PropertyChanged as refused:
             return _problem(
                 422,
-                str(refused),
+                "the document breaks the contract",
+                errors=[{"path": "property.id", "message": str(refused)}],
                 conversation_id=refused.conversation_id,
                 stored_property_id=refused.stored,
                 sent_property_id=refused.sent,
