@@ -9,6 +9,8 @@ were flagged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from slack_sdk.models.blocks import Block
 
 from blocks.common import (
@@ -54,6 +56,7 @@ def build_conversation_blocks(
     reviewed: str | None = None,
     turns_in_thread: int | None = None,
     property_name: str | None = None,
+    tickets: Mapping[str, str] | None = None,
 ) -> PostContent:
     """The parent post for one flagged conversation, in `locale` (by default the conversation's),
     with its reviewed-by line when someone has reviewed it.
@@ -92,7 +95,9 @@ def build_conversation_blocks(
                 failures.append(dimension)
     failures.sort(key=lambda d: -d.level.rank)
     if failures:
-        receipts = receipts_for(conversation, draft_message_id=None, tool_errors=False, deck=texts)
+        receipts = receipts_for(
+            conversation, draft_message_id=None, tool_errors=False, deck=texts, tickets=tickets
+        )
         lines = [failure_line(d, receipts) for d in failures[:MAX_LISTED_DIMENSIONS]]
         blocks.append(
             listed_section(texts.CONVERSATION_HEADING, lines, MAX_LISTED_DIMENSIONS, len(failures), texts)

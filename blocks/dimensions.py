@@ -58,10 +58,17 @@ class Receipts:
     deck: CopyDeck
     # Receipt parts already shown in this post: the same evidence is never listed twice.
     shown: set[str] = field(default_factory=set)
+    # Issue 20: the *ours* checks engineers have a ticket for, with its web address ("" when none).
+    tickets: Mapping[str, str] = field(default_factory=dict)
 
 
 def receipts_for(
-    conversation: Conversation, *, draft_message_id: str | None, tool_errors: bool, deck: CopyDeck
+    conversation: Conversation,
+    *,
+    draft_message_id: str | None,
+    tool_errors: bool,
+    deck: CopyDeck,
+    tickets: Mapping[str, str] | None = None,
 ) -> Receipts:
     roles = {p.id: p.role for p in conversation.participants}
     messages = {m.id: (roles.get(m.author, "system"), m.text) for m in conversation.messages}
@@ -73,6 +80,7 @@ def receipts_for(
         draft_message_id=draft_message_id,
         tool_errors=tool_errors,
         deck=deck,
+        tickets=tickets or {},
     )
 
 
@@ -95,7 +103,11 @@ def failure_line(dimension: DimensionResult, receipts: Receipts) -> str:
     receipt = clip(" · ".join(parts), RECEIPT_LIMIT)
     if receipt:
         line += f"\n      ↳ {receipt}"
-    return f"{line}\n      → {escape(deck.what_to_do(dimension.check, dimension.owner.value))}"
+    ticket = receipts.tickets.get(dimension.check)
+    todo = escape(deck.what_to_do(dimension.check, dimension.owner.value, ticketed=ticket is not None))
+    if ticket and ticket.startswith(("https://", "http://")):
+        todo += f" · <{ticket}|{escape(deck.TICKET_LINK)}>"
+    return f"{line}\n      → {todo}"
 
 
 def advisory_line(dimension: DimensionResult, codes: Sequence[str], deck: CopyDeck) -> str:

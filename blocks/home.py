@@ -31,8 +31,8 @@ class WaitingPost:
 @dataclass(frozen=True)
 class MyWeek:
     acts: int  # standing acts (👍, 👎, corrections, notes) made in the last seven days
-    judged: int  # those that name a level
-    agreeing: int  # … the same level as the machine's
+    judged: int  # those that judge the grade: 👍, 👎 and corrections naming a level (SPEC §6 v3)
+    agreeing: int  # … that agree with the machine (👍, or its own level named)
 
 
 @dataclass(frozen=True)

@@ -39,3 +39,22 @@ def build_regraded_pass_blocks(
             detail={"rubric": grade.rubric_version, "regraded": True},
         ),
     )
+
+
+def build_superseded_turn_blocks(
+    conversation_id: str,
+    turn_id: str,
+    number: int,
+    *,
+    machine_grade_id: str,
+    idempotency_key: str,
+    locale: str | None = None,
+) -> PostContent:
+    """A turn reply whose turn passes after a regrade: edited in place, so it reads as its parent does
+    (SPEC §5.1 v3: "superseded — now PASS"), keeping the metadata that traces it to its new grade."""
+    line = deck_for(locale).turn_superseded(number)
+    return PostContent(
+        blocks=[section(escape(line))],
+        text=clip(escape(line), MAX_FALLBACK_TEXT),
+        metadata=grade_metadata(conversation_id, turn_id, machine_grade_id, idempotency_key),
+    )

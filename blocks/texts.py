@@ -104,9 +104,10 @@ def check_sentence(slug: str, facts: SentenceFacts) -> str | None:
     return _plain_sentence(slug, facts)
 
 
-def what_to_do(check: str, owner: str) -> str:
+def what_to_do(check: str, owner: str, *, ticketed: bool = False) -> str:
     """`What to do: confirm the amount…`, for one failing check."""
-    fallback = _OURS_NOTHING_TO_DO if owner == "ours" else _CLARAS_DEFAULT_TO_DO
+    ours = _OURS_NOTHING_TO_DO if ticketed else OURS_NO_TICKET_YET  # issue 20: only a true promise
+    fallback = ours if owner == "ours" else _CLARAS_DEFAULT_TO_DO
     action = _WHAT_TO_DO.get(check, fallback)
     return f"What to do: {action}"
 
@@ -651,3 +652,14 @@ def link_admin_needs_force(email: str) -> str:
 
 def link_replaced(previous: str) -> str:
     return f"(This Slack account was linked to {previous}; that link is replaced.)"
+
+
+# --- issue 20: what a post promises is true (SPEC §6 v3) ---------------------------------------------
+# "engineers have a ticket" only once one is filed; until then, what makes one.
+OURS_NO_TICKET_YET = "nothing for you — a 👍 here opens a ticket for engineers"
+TICKET_LINK = "the ticket"
+
+
+def turn_superseded(number: int) -> str:
+    """A turn reply whose conversation was regraded and whose turn now passes (`smith regrade`)."""
+    return f"Turn {number} · superseded — now PASS, nothing to do"

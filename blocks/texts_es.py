@@ -171,8 +171,9 @@ def check_sentence(slug: str, facts: SentenceFacts) -> str | None:
     return sentences.get(slug)
 
 
-def what_to_do(check: str, owner: str) -> str:
-    fallback = _OURS_NOTHING_TO_DO if owner == "ours" else _CLARAS_DEFAULT_TO_DO
+def what_to_do(check: str, owner: str, *, ticketed: bool = False) -> str:
+    ours = _OURS_NOTHING_TO_DO if ticketed else OURS_NO_TICKET_YET  # issue 20: only a true promise
+    fallback = ours if owner == "ours" else _CLARAS_DEFAULT_TO_DO
     action = _WHAT_TO_DO.get(check, fallback)
     return f"Qué hacer: {action}"
 
@@ -548,3 +549,14 @@ def regraded_pass_lines() -> tuple[str, str]:
         "Las reglas de Smith cambiaron y esta conversación ya no tiene problemas — nada que hacer.",
         "Las reacciones anteriores siguen unidas a la calificación sobre la que se hicieron.",
     )
+
+
+# --- issue 20: what a post promises is true (SPEC §6 v3) ---------------------------------------------
+# "engineers have a ticket" only once one is filed; until then, what makes one.
+OURS_NO_TICKET_YET = "nada por tu parte — un 👍 aquí abre una incidencia para los ingenieros"
+TICKET_LINK = "ver la incidencia"
+
+
+def turn_superseded(number: int) -> str:
+    """A turn reply whose conversation was regraded and whose turn now passes (`smith regrade`)."""
+    return f"Turno {number} · sustituido — ahora PASS, no hay nada que hacer"

@@ -8,6 +8,8 @@ entries fired is engineering detail: in the message metadata, never in the text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from slack_sdk.models.blocks import Block
 
 from blocks.common import (
@@ -48,6 +50,7 @@ def build_turn_blocks(
     machine_grade_id: str | None,
     idempotency_key: str,
     locale: str | None = None,
+    tickets: Mapping[str, str] | None = None,
 ) -> PostContent:
     """The thread reply for one flagged turn, in `locale` (by default the conversation's)."""
     texts = deck_for(locale or conversation.property.locale)
@@ -64,7 +67,7 @@ def build_turn_blocks(
 
     failures = colouring_failures(turn_grade.dimensions)
     receipts = receipts_for(
-        conversation, draft_message_id=turn_grade.message_id, tool_errors=True, deck=texts
+        conversation, draft_message_id=turn_grade.message_id, tool_errors=True, deck=texts, tickets=tickets
     )
     for owner, heading in ((Owner.CLARA, texts.CLARAS_HEADING), (Owner.OURS, texts.OURS_HEADING)):
         mine = [d for d in failures if d.owner is owner]

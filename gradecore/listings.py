@@ -38,6 +38,8 @@ SLACK_POSTS = table(
     column("attempts", Integer),
     column("ts"),
     column("last_error"),
+    column("property_id"),
+    column("conversation_id"),
 )
 TABLES = (USERS, SLACK_IDENTITIES, PROPERTIES, SLACK_POSTS)
 
@@ -70,6 +72,8 @@ class PostListing:
     attempts: int
     ts: str | None
     last_error: str | None
+    property_id: str | None = None
+    conversation_id: str | None = None
 
 
 def users(connection: Connection) -> list[UserListing]:
@@ -109,10 +113,13 @@ def posts(connection: Connection, status: str | None = None, limit: int = 50) ->
         columns.attempts,
         columns.ts,
         columns.last_error,
+        columns.property_id,
+        columns.conversation_id,
     )
     if status is not None:
         query = query.where(columns.status == status)
-    return [PostListing(*row) for row in connection.execute(query.order_by(columns.id.desc()).limit(limit))]
+    rows = connection.execute(query.order_by(columns.id.desc()).limit(limit))
+    return [PostListing(**row._mapping) for row in rows]
 
 
 def post_counts(connection: Connection, *, up_to: int | None = None) -> dict[str, int]:

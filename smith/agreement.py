@@ -56,13 +56,18 @@ class AgreementAct:
 
 @dataclass(frozen=True, slots=True)
 class AgreementRow:
-    """One line of `smith agreement`: a group's size, share agreeing and both κ (None: undefined)."""
+    """One line of `smith agreement`: a group's size, share agreeing and both κ (None: undefined).
+
+    `n` counts every standing act that judges the grade, 👎 included (SPEC §6 v3); `share_agreeing` is
+    over all of them. κ is over the acts that name a level only (a 👎 names none): `kappa_n` of them.
+    """
 
     key: str
     n: int
     share_agreeing: float
     kappa: float | None
     kappa_binary: float | None
+    kappa_n: int = 0
 
 
 def _category(level: Level, binary: bool) -> str:
@@ -132,13 +137,19 @@ def agreement_table(acts: Iterable[AgreementAct], by: GroupBy) -> list[Agreement
     return agreement_table_from_counts(groups)
 
 
-def agreement_table_from_counts(groups: Mapping[str, Mapping[LevelPair, int]]) -> list[AgreementRow]:
-    """`agreement_table` from each group's count of (expected, machine) pairs: what the database counts
-    (`smith agreement` reads a year in a few hundred rows, whatever the number of acts)."""
+def agreement_table_from_counts(
+    groups: Mapping[str, Mapping[LevelPair, int]], downs: Mapping[str, int] | None = None
+) -> list[AgreementRow]:
+    """`agreement_table` from each group's count of (expected, machine) pairs and of 👎s: what the
+    database counts (`smith agreement` reads a year in a few hundred rows, whatever the number of acts).
+
+    A 👎 names no level: it is a disagreeing act in `n` and the share, and outside κ (SPEC §6 v3)."""
+    downs = downs or {}
     rows: list[AgreementRow] = []
-    for key in sorted(groups):
-        counted = {pair: count for pair, count in groups[key].items() if count}
-        n = sum(counted.values())
+    for key in sorted(set(groups) | {k for k, count in downs.items() if count}):
+        counted = {pair: count for pair, count in groups.get(key, {}).items() if count}
+        named = sum(counted.values())
+        n = named + downs.get(key, 0)
         if n == 0:
             continue
         agreeing = sum(count for (expected, machine), count in counted.items() if expected == machine)
@@ -149,6 +160,7 @@ def agreement_table_from_counts(groups: Mapping[str, Mapping[LevelPair, int]]) -
                 share_agreeing=agreeing / n,
                 kappa=_kappa(counted, False),
                 kappa_binary=_kappa(counted, True),
+                kappa_n=named,
             )
         )
     return rows

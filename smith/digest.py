@@ -136,6 +136,7 @@ def digest_sections(
     )
     return [
         ("Reaction rate per channel (7 days)", reaction_lines or ["no properties yet"]),
+        ("Agreement with staff (7 days, 👎 included)", [agreement_line(total_stats(by_property.values()))]),
         # No emphasis inside the heading: it is set in bold, and nested asterisks break Slack's mrkdwn.
         ("Top root causes of failures on our side (this week, vs last week)", root_cause_lines(unit, now)),
         *quiet_section,
@@ -152,6 +153,14 @@ def digest_sections(
             [_parked_line(unit.fixtures.parked_count()), _parked_events_line(unit.inbox.parked_count())],
         ),
     ]
+
+
+def agreement_line(stats: WindowStats) -> str:
+    """The figure `smith agreement`, /smith stats and the Home tab show: 👍 and corrections to the
+    machine's level over every standing act that judges a grade, 👎 included (SPEC §6 v3)."""
+    if stats.agreement is None:
+        return "no act judged a grade"
+    return f"{stats.agreement:.0%} agree with Smith ({stats.agreeing} of {stats.acts} acts)"
 
 
 def root_cause_lines(unit: Unit, now: datetime, *, top: int = 5) -> list[DigestLine]:

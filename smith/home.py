@@ -14,7 +14,7 @@ from sqlmodel import col, select
 from blocks import locales
 from blocks.home import HomeContent, MyWeek, WaitingPost
 from gradecore.entities import PendingAct, Property, SlackPost, User, utcnow
-from gradecore.store import Store, Unit, current_acts
+from gradecore.store import Store, Unit, agrees_with_machine, current_acts
 
 WEEK = timedelta(days=7)
 MAX_WAITING = 20  # posts listed; the heading still counts them all
@@ -104,9 +104,13 @@ def _my_week(unit: Unit, user_id: int, now: datetime) -> MyWeek:
     window = unit.verdicts.since(now - WEEK, now + timedelta(seconds=1))
     mine = [verdict for verdict in window if verdict.grader_user_id == user_id]
     standing = current_acts(mine)
-    judged = [v for v in standing if v.expected_level is not None]
-    agreeing = sum(1 for v in judged if v.expected_level == v.machine_grade_at_time.get("level"))
-    return MyWeek(len(standing), len(judged), agreeing)
+    # SPEC §6 v3: a 👎 judges the grade (and disagrees), as in `smith agreement` and /smith stats.
+    said = [
+        agrees_with_machine(v.signal, v.expected_level, v.machine_grade_at_time.get("level"))
+        for v in standing
+    ]
+    judged = [agrees for agrees in said if agrees is not None]
+    return MyWeek(len(standing), len(judged), sum(judged))
 
 
 def _unlinked(unit: Unit) -> list[tuple[str, int]]:

@@ -31,7 +31,7 @@ from gradecore.store.outbox import OutboxRepo
 from gradecore.store.people import ROLES, IdentitiesRepo, UsersRepo, normalise_email
 from gradecore.store.properties import PropertiesRepo
 from gradecore.store.tickets import TicketsRepo
-from gradecore.store.verdicts import PrinciplesRepo, VerdictsRepo, current_acts
+from gradecore.store.verdicts import PrinciplesRepo, VerdictsRepo, agrees_with_machine, current_acts
 from gradecore.store.windows import WindowsRepo
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "UnknownItem",
     "UnknownProperty",
     "UnknownUser",
+    "agrees_with_machine",
     "content_hash",
     "current_acts",
     "item_ref",

@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 
 from gradecore.contract import Conversation, canonical_json, validate_conversation
 from gradecore.entities import ConversationRecord, utcnow
+from gradecore.store.errors import PropertyChanged
 from gradecore.store.inserts import insert_if_absent
 
 
@@ -43,7 +44,9 @@ class ConversationsRepo:
         return None if record is None else validate_conversation(record.document)
 
     def put(self, conversation: Conversation) -> tuple[PutOutcome, ConversationRecord]:
-        """Store the document; an identical re-send is a no-op, a changed one replaces the record.
+        """Store the document; an identical re-send is a no-op, a changed one replaces the record; one
+        sent with another property than the stored one raises PropertyChanged (the caller's
+        transaction rolls back: nothing is stored).
 
         Most documents are new: the insert comes first, and a new one costs that one statement. When
         the row exists (or another replica is inserting it right now: whichever inserts second inserts
@@ -61,6 +64,8 @@ class ConversationsRepo:
             return PutOutcome.NEW, fresh
         record = self._locked(conversation.conversation_id)
         assert record is not None, "a row the insert found is there to lock"
+        if record.property_id != conversation.property.id:
+            raise PropertyChanged(conversation.conversation_id, record.property_id, conversation.property.id)
         if record.content_hash == digest:
             return PutOutcome.UNCHANGED, record
         record.property_id, record.content_hash = conversation.property.id, digest

@@ -30,6 +30,18 @@ class UnknownItem(StoreError):
         super().__init__(f"nothing graded as {what}")
 
 
+class PropertyChanged(StoreError):
+    """A known conversation re-sent with another `property.id` (SPEC §6 v3): refused, nothing stored, so
+    no edit of its posts can reach another property's channel."""
+
+    def __init__(self, conversation_id: str, stored: str, sent: str) -> None:
+        self.conversation_id, self.stored, self.sent = conversation_id, stored, sent
+        super().__init__(
+            f"conversation {conversation_id!r} belongs to property {stored!r} and was sent with property "
+            f"{sent!r}: a conversation's property never changes; nothing was stored"
+        )
+
+
 class AppendOnlyViolation(StoreError):
     """Raised at flush time if anything tries to change or delete an append-only row."""
 

@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from gradecore import listings
 from gradecore.entities import ChannelPace, SlackPost, utcnow
-from gradecore.post_status import FAILED, PENDING, POSTED, STATUSES, UNROUTED
+from gradecore.post_status import CHANNEL_FAILURES, FAILED, PENDING, POSTED, STATUSES, UNROUTED
 
 __all__ = ["FAILED", "PENDING", "POSTED", "STATUSES", "UNROUTED", "OutboxRepo"]
 
@@ -107,6 +107,9 @@ class OutboxRepo:
         rows = self._session.connection().execute(query)
         return {str(row[0]): QueuedRef(*row[1:]) for row in rows}
 
+    def get(self, post_id: int) -> SlackPost | None:
+        return self._session.get(SlackPost, post_id)
+
     def by_key(self, idempotency_key: str) -> SlackPost | None:
         return self._session.exec(
             select(SlackPost).where(SlackPost.idempotency_key == idempotency_key)
@@ -169,6 +172,29 @@ class OutboxRepo:
             .values(channel=channel, status=PENDING, next_attempt_at=utcnow(), updated_at=utcnow())
         )
         return int(self._session.exec(statement).rowcount)
+
+    def requeue_channel_failures(self, property_id: str, channel: str) -> int:
+        """Re-queue a property's posts that failed for a channel reason (CHANNEL_FAILURES) to `channel`:
+        its channel was set again (`smith properties set --channel`)."""
+        wrong_channel = or_(*(col(SlackPost.last_error).startswith(code) for code in CHANNEL_FAILURES))
+        statement = (
+            update(SlackPost)
+            .where(col(SlackPost.property_id) == property_id, col(SlackPost.status) == FAILED, wrong_channel)
+            .values(
+                channel=channel,
+                status=PENDING,
+                attempts=0,
+                last_error=None,
+                next_attempt_at=utcnow(),
+                updated_at=utcnow(),
+            )
+        )
+        return int(self._session.exec(statement).rowcount)
+
+    def repoint(self, post: SlackPost, channel: str) -> None:
+        """Send a post not yet in Slack to `channel` (its property's current one, or its parent's)."""
+        post.channel = channel
+        self._session.add(post)
 
     def retry_failed(self) -> int:
         statement = (

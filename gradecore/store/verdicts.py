@@ -42,6 +42,22 @@ def is_note(verdict: Act) -> bool:
     return verdict.signal == "correction" and verdict.expected_level is None
 
 
+def agrees_with_machine(signal: str, expected_level: str | None, machine_level: str | None) -> bool | None:
+    """SPEC §6 v3: does a standing act agree with the machine level it saw? None: it judges nothing.
+
+    👍 agrees; 👎 disagrees (it counts, though it names no level); a correction agrees when it names
+    the machine's own level. A note (no level) and a retraction judge nothing. The SQL twin is
+    `gradecore.store.windows._judges` / `_agrees`: change both together.
+    """
+    if signal == "up":
+        return True
+    if signal == "down":
+        return False
+    if signal == "correction" and expected_level is not None:
+        return expected_level == machine_level
+    return None
+
+
 def current_acts(verdicts: Iterable[AnyAct]) -> list[AnyAct]:
     """Each grader's latest non-retracted act per item (docs/storage.md: what readers count).
 

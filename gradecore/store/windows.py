@@ -27,6 +27,7 @@ from sqlalchemy import (
     exists,
     func,
     literal,
+    or_,
     select,
     text,
 )
@@ -53,8 +54,8 @@ class WindowCounts:
     passed: int = 0
     flagged: int = 0
     reacted: int = 0  # flagged conversations with at least one standing human act
-    acts: int = 0  # standing acts naming a level
-    agreeing: int = 0  # … whose level is the machine's
+    acts: int = 0  # standing acts that judge the grade: 👍, 👎 and corrections naming a level
+    agreeing: int = 0  # … that agree with the machine (👍, or a correction to its level)
 
     def __add__(self, other: WindowCounts) -> WindowCounts:
         return WindowCounts(
@@ -80,6 +81,17 @@ def _count_if(condition: ColumnElement[bool]) -> ColumnElement[Any]:
 def _machine_level(verdict: Any) -> ColumnElement[str]:
     level: ColumnElement[str] = coerce(verdict.machine_grade_at_time, JSON)["level"].as_string()
     return level
+
+
+def _judges(signal: Any, expected_level: Any) -> ColumnElement[bool]:
+    """SQL twin of `gradecore.store.verdicts.agrees_with_machine` is not None: 👍, 👎, or a level named."""
+    return or_(expected_level.is_not(None), signal == "down")
+
+
+def _agrees(expected_level: Any, machine_level: Any) -> ColumnElement[bool]:
+    """SQL twin of `agrees_with_machine` is True: a 👍 stores the machine's level as its expected one, a
+    👎 stores none, so agreeing is "the level named is the machine's"."""
+    return and_(expected_level.is_not(None), expected_level == machine_level)
 
 
 def _standing_rank(verdict: Any) -> ColumnElement[int]:
@@ -142,6 +154,7 @@ def _window_counts_query(filtered: bool, by_settled: bool = False) -> Select[Any
             latest.c.property_id,
             latest.c.conversation_id,
             latest.c.level.label("grade_level"),
+            verdict.signal,
             verdict.expected_level,
             _machine_level(verdict).label("machine_level"),
             _standing_rank(verdict).label("rank"),
@@ -150,14 +163,14 @@ def _window_counts_query(filtered: bool, by_settled: bool = False) -> Select[Any
         .where(verdict.signal != "retraction", ~retracted)
         .subquery("ranked_acts")
     )
-    judged = ranked.c.expected_level.is_not(None)
+    judged = _judges(ranked.c.signal, ranked.c.expected_level)
     flagged = ranked.c.grade_level != "pass"
     acted = (
         select(
             ranked.c.property_id,
             func.count(func.distinct(case((flagged, ranked.c.conversation_id), else_=None))).label("reacted"),
             _count_if(judged).label("acts"),
-            _count_if(and_(judged, ranked.c.expected_level == ranked.c.machine_level)).label("agreeing"),
+            _count_if(_agrees(ranked.c.expected_level, ranked.c.machine_level)).label("agreeing"),
         )
         .where(ranked.c.rank == 1)
         .group_by(ranked.c.property_id)
@@ -267,9 +280,13 @@ class WindowsRepo:
         downs, grader_errors = self._session.connection().execute(query.where(standing.c.rank == 1)).one()
         return StandingSignals(int(downs), int(grader_errors))
 
-    def agreement_counts(self, start: datetime, end: datetime, by: str) -> list[tuple[str, str, str, int]]:
-        """(group, expected level, machine level, acts) over the standing acts of [start, end) that name a
-        level; `by` is `grader` (the user id, as text), `check` (the frozen headline) or `property`."""
+    def agreement_counts(
+        self, start: datetime, end: datetime, by: str
+    ) -> list[tuple[str, str | None, str, int]]:
+        """(group, expected level, machine level, acts) over the standing acts of [start, end) that judge
+        the grade: those naming a level, and the 👎s (expected level None: they name none, and count as
+        disagreeing, SPEC §6 v3). `by` is `grader` (the user id, as text), `check` (the frozen
+        headline) or `property`."""
         keys = {
             "grader": lambda v: cast(v.grader_user_id, String).label("key"),
             "check": lambda v: func.coalesce(
@@ -281,15 +298,20 @@ class WindowsRepo:
             start,
             end,
             keys[by],
+            lambda v: v.signal.label("signal"),
             lambda v: v.expected_level.label("expected"),
             lambda v: _machine_level(v).label("machine"),
         )
         query = (
             select(standing.c.key, standing.c.expected, standing.c.machine, func.count())
-            .where(standing.c.rank == 1, standing.c.expected.is_not(None), standing.c.machine.is_not(None))
+            .where(
+                standing.c.rank == 1,
+                _judges(standing.c.signal, standing.c.expected),
+                standing.c.machine.is_not(None),
+            )
             .group_by(standing.c.key, standing.c.expected, standing.c.machine)
         )
-        return [(str(k), str(e), str(m), int(n)) for k, e, m, n in self._all(query)]
+        return [(str(k), None if e is None else str(e), str(m), int(n)) for k, e, m, n in self._all(query)]
 
     # --- what the dimensions say ------------------------------------------------------------------
 
@@ -324,14 +346,3 @@ class WindowsRepo:
             text(RECOVERED_TOOL_ERRORS), grade.created_at >= start, grade.created_at < end
         )
         return [row[0] for row in self._all(query)]
-
-    def acted_on_grades(self, start: datetime, end: datetime) -> dict[str, tuple[str, list[dict[str, Any]]]]:
-        """Level and dimensions of every grade an act made in [start, end) judged: one statement (a
-        semi-join on the acts' index range), not one look-up per act."""
-        grade = MachineGrade.__table__.c  # type: ignore[attr-defined]
-        verdict = GradeVerdict.__table__.c  # type: ignore[attr-defined]
-        acted_on = select(verdict.machine_grade_id).where(
-            verdict.created_at >= start, verdict.created_at < end
-        )
-        query = select(grade.id, grade.level, grade.dimensions).where(grade.id.in_(acted_on))
-        return {grade_id: (level, dimensions) for grade_id, level, dimensions in self._all(query)}

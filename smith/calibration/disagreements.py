@@ -15,8 +15,9 @@ from datetime import datetime
 from typing import Any
 
 from gradecore.entities import GradeVerdict
-from gradecore.store import Store, current_acts
+from gradecore.store import Store, agrees_with_machine, current_acts
 from gradecore.vocabulary import Level
+from smith.judged import judged_by_each
 from smith.sweep.anonymize import AnonymizationError, anonymize
 
 NO_ENTRY = "—"  # a failure whose receipts name no rule entry (a threshold check)
@@ -34,13 +35,8 @@ class Judged:
 
     @property
     def agrees(self) -> bool | None:
-        if self.verdict.signal == "up":
-            return True
-        if self.verdict.signal == "down":
-            return False
-        if self.verdict.expected_level is None:
-            return None  # a note
-        return Level(self.verdict.expected_level) == self.machine_level
+        """SPEC §6 v3's one rule (None: a note, which judges nothing)."""
+        return agrees_with_machine(self.verdict.signal, self.verdict.expected_level, self.machine_level.value)
 
     @property
     def wants_higher(self) -> bool:
@@ -79,19 +75,17 @@ class EntryDisagreement:
 
 
 def judged_acts(store: Store, start: datetime, end: datetime) -> Iterator[Judged]:
-    """The standing acts of the window that judged a failing grade, with the entries it named."""
+    """The standing acts of the window that judged a failing grade, with the entries of the dimensions
+    each judges (smith.judged: a 👎 on the parent counts against the turn's rule that made the verdict)."""
     with store.unit() as unit:
-        standing = current_acts(unit.verdicts.since(start, end))
-        grades = unit.windows.acted_on_grades(start, end)  # one statement, not a look-up per act
-    for act in standing:
-        grade = grades.get(act.machine_grade_id)
-        if grade is None:
-            continue
-        grade_level, dimensions = grade
+        standing = [
+            a for a in current_acts(unit.verdicts.since(start, end)) if a.machine_grade_at_time.get("level")
+        ]
+        judged = judged_by_each(unit, standing)  # each conversation's grades read once
+    for act, dimensions in zip(standing, judged, strict=True):
         entries = failing_entries(dimensions)
         if entries:
-            level = Level(str(act.machine_grade_at_time.get("level") or grade_level))
-            yield Judged(act, level, entries)
+            yield Judged(act, Level(str(act.machine_grade_at_time["level"])), entries)
 
 
 def failing_entries(dimensions: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], Mapping[str, Any]]:

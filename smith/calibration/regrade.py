@@ -8,16 +8,18 @@ Through the outbox, and never twice (every key names the new grade):
 - passing before, flagged now: posted as any newly flagged conversation is;
 - flagged both times: the parent is edited and newly flagged turns get replies only when the grade's
   level or headline changed; otherwise nothing is posted;
-- passing both times, or already graded under this rubric: nothing.
+- passing both times, or already graded under this rubric: nothing;
+- and in every case, each turn reply whose turn passes now is edited ("Turn N · superseded — now
+  PASS"), so a regraded conversation reads the same in its parent and its thread.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from blocks.regraded import build_regraded_pass_blocks
+from blocks.regraded import build_regraded_pass_blocks, build_superseded_turn_blocks
 from cerebrus import Rules, grade
 from gradecore.grade_rows import SOURCE_DETERMINISTIC
 from gradecore.grades import ConversationGrade
@@ -103,7 +105,10 @@ def _regrade_one(
             unit.session.rollback()
             return
         ids, _ = record_grades(unit, result, stored.content_hash)
-        channel = unit.properties.require(conversation.property.id).slack_channel_id
+        prop = unit.properties.require(conversation.property.id)
+        channel = prop.slack_channel_id
+        # A turn reply whose turn passes now reads as its parent does (SPEC §5.1 v3), whatever the parent.
+        report.posts_queued += _supersede_passing_turns(unit, result, ids.turns, prop.locale)
         if result.flagged:
             # Stored grades keep the headline's reason slug; the same level and slug read the same in Slack.
             now = (result.level.value, result.headline.reason.slug)
@@ -151,3 +156,40 @@ def _edit_parent_to_pass(
         machine_grade_id=grade_id,
     )
     return int(queue_one(unit, draft))
+
+
+def _supersede_passing_turns(
+    unit: Unit, result: ConversationGrade, turn_grades: Mapping[str, str], locale: str
+) -> int:
+    """Edit each posted turn reply whose turn no longer fails: "Turn N · superseded — now PASS". The key
+    names the new grade, so a rerun queues nothing twice."""
+    numbers = {turn.turn_id: turn.number for turn in result.turns if not turn.flagged}
+    queued = 0
+    for post in unit.outbox.for_conversation(result.conversation_id):
+        if post.kind != "turn" or post.operation != "post" or post.turn_id not in numbers:
+            continue
+        grade_id = turn_grades.get(post.turn_id)
+        if grade_id is None:
+            continue
+        content = build_superseded_turn_blocks(
+            result.conversation_id,
+            post.turn_id,
+            numbers[post.turn_id],
+            machine_grade_id=grade_id,
+            idempotency_key=post.idempotency_key,
+            locale=locale,
+        )
+        draft = Draft(
+            key=regraded_key(post.idempotency_key, grade_id),
+            kind="turn",
+            content=content,
+            channel=post.channel,
+            operation="update",
+            property_id=result.property_id,
+            conversation_id=result.conversation_id,
+            turn_id=post.turn_id,
+            parent_post_id=post.id,
+            machine_grade_id=grade_id,
+        )
+        queued += int(queue_one(unit, draft))
+    return queued

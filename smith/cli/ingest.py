@@ -77,6 +77,8 @@ def _ingest_document(
     """Stores one document and prints its outcome; else the reason it was not stored."""
     from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
+    from gradecore.store.errors import PropertyChanged
+
     if document.conversation is None:
         assert document.violation is not None
         return None, str(document.violation)
@@ -84,6 +86,8 @@ def _ingest_document(
         result = ingest_one(document.conversation)
     except (OperationalError, InterfaceError):
         raise  # the database itself is failing: no later document would fare better
+    except PropertyChanged as refused:
+        return None, str(refused)  # one line; the transaction rolled back
     except DBAPIError as exc:
         # This document's write was refused (its transaction rolled back); the others may still go in.
         return None, f"{database_failure(exc)}; nothing was stored for it"

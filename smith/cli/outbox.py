@@ -32,6 +32,8 @@ def outbox(
                 "operation": post.operation,
                 "status": post.status,
                 "channel": post.channel,
+                "property": post.property_id,
+                "conversation": post.conversation_id,
                 "attempts": post.attempts,
                 "ts": post.ts,
                 "last_error": post.last_error,
@@ -43,7 +45,9 @@ def outbox(
         return
     if retried is not None:
         typer.echo(f"re-queued {retried} failed posts")
-    grid = table("id", "kind", "op", "status", "channel", "attempts", "ts", "last error")
+    grid = table(
+        "id", "kind", "op", "status", "channel", "property", "conversation", "attempts", "ts", "last error"
+    )
     for post in posts:
         grid.add_row(
             str(post["id"]),
@@ -51,6 +55,8 @@ def outbox(
             post["operation"],
             post["status"],
             post["channel"] or "—",
+            post["property"] or "—",
+            post["conversation"] or "—",
             str(post["attempts"]),
             post["ts"] or "—",
             post["last_error"] or "",  # whole: a cut error is a clue lost

@@ -43,11 +43,15 @@ def set_property(
         )
         # Posts graded before the property had a channel were parked; now they can go.
         routed = unit.outbox.route_parked(property_id, channel) if channel else 0
+        # Posts refused for a channel reason (a mistyped id, an archived channel) go to the new one.
+        requeued = unit.outbox.requeue_channel_failures(property_id, channel) if channel else 0
     typer.echo(
         f"{found.id}: {found.name} · {found.timezone} · channel {found.slack_channel_id or 'not mapped'}"
     )
     if routed:
         typer.echo(f"{routed} waiting posts queued for {channel}")
+    if channel:
+        typer.echo(f"{requeued} posts that failed for a channel reason re-queued for {channel}")
     if channel:
         _join(channel)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from typing import Annotated, Any, Literal
 
 import typer
@@ -71,13 +70,14 @@ def agreement(
     by: Annotated[Literal["grader", "check", "property"], typer.Option(help="Group by")] = "grader",
     as_json: JsonOption = False,
 ) -> None:
-    """Agreement between staff and Smith: share agreeing and Cohen's κ (4 levels and pass/not-pass)."""
-    from smith.agreement import LevelPair, agreement_table_from_counts
-    from smith.meaning_reads import agreement_counts
+    """Agreement between staff and Smith: share agreeing (👎 included) and Cohen's κ (4 levels and
+    pass/not-pass) over the acts naming a level, with their number."""
+    from smith.meaning_reads import agreement_counts, overall
 
-    start, now = window(since)
+    start, end = window(since)
     with open_store().unit() as unit:
-        groups = agreement_counts(unit, start, now, by)
+        table_rows = agreement_counts(unit, start, end, by).table()
+        every = overall(unit, start, end)
     rows: list[dict[str, Any]] = [
         {
             by: row.key,
@@ -85,22 +85,22 @@ def agreement(
             "agreeing": row.share_agreeing,
             "kappa": row.kappa,
             "kappa_binary": row.kappa_binary,
+            "kappa_n": row.kappa_n,
         }
-        for row in agreement_table_from_counts(groups)
+        for row in table_rows
     ]
-    every: Counter[LevelPair] = sum(groups.values(), Counter())
-    overall = next(iter(agreement_table_from_counts({"all": every})), None)
     total: dict[str, Any] = {
         by: "all",
-        "acts": 0 if overall is None else overall.n,
-        "agreeing": None if overall is None else overall.share_agreeing,
-        "kappa": None if overall is None else overall.kappa,
-        "kappa_binary": None if overall is None else overall.kappa_binary,
+        "acts": 0 if every is None else every.n,
+        "agreeing": None if every is None else every.share_agreeing,
+        "kappa": None if every is None else every.kappa,
+        "kappa_binary": None if every is None else every.kappa_binary,
+        "kappa_n": 0 if every is None else every.kappa_n,
     }
     if as_json:
         print_json([*rows, total])
         return
-    grid = table(by, "acts", "agreeing", "κ (4 levels)", "κ (pass/not)")
+    grid = table(by, "acts", "agreeing", "κ (4 levels)", "κ (pass/not)", "κ n")
     for row in [*rows, total]:
         agreeing = row["agreeing"]
         grid.add_row(
@@ -109,6 +109,7 @@ def agreement(
             "—" if agreeing is None else f"{agreeing:.0%}",
             _kappa(row["kappa"]),
             _kappa(row["kappa_binary"]),
+            str(row["kappa_n"]),
             style="bold" if row is total else None,
         )
     print_table(grid)

@@ -26,6 +26,7 @@ from gradecore.store.outbox import QueuedRef
 from smith.outbox.keys import PostKey, edit_key, more_turns_key, parent_key, turn_key
 from smith.outbox.queue import Draft, queue
 from smith.outbox.reviewed import refresh_reviewed_lines, reviewed_line
+from smith.tickets.filed import tickets_by_check
 
 __all__ = ["MORE_TURNS_KIND", "GradeIds", "more_turns_key", "parent_key", "queue_posts", "turn_key"]
 
@@ -86,6 +87,9 @@ def queue_posts(
     # One property name everywhere: the stored one (`smith properties set --name`, else the first
     # document's), never whatever this document happens to call it.
     stored = unit.properties.get(conversation.property.id)
+    # Issue 20: an *ours* failure says "engineers have a ticket" only when one is filed.
+    ours = [d.model_dump(mode="json") for d in grade.all_dimensions() if d.failed and d.owner.value == "ours"]
+    tickets = tickets_by_check(unit, ours)
 
     def parent_content(reviewed: str | None = None) -> PostContent:
         return build_conversation_blocks(
@@ -98,6 +102,7 @@ def queue_posts(
             reviewed=reviewed,
             turns_in_thread=len(own_replies),
             property_name=None if stored is None else stored.name,
+            tickets=tickets,
         )
 
     drafts: list[Draft] = []
@@ -131,7 +136,13 @@ def queue_posts(
         if existing is not None and grade_id not in ids.new:
             continue
         content = build_turn_blocks(
-            turn, grade, conversation, machine_grade_id=grade_id, idempotency_key=key, locale=locale
+            turn,
+            grade,
+            conversation,
+            machine_grade_id=grade_id,
+            idempotency_key=key,
+            locale=locale,
+            tickets=tickets,
         )
         if existing is None:
             drafts.append(

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from gradecore.entities import SlackPost, utcnow
-from gradecore.store import Store
+from gradecore.store import Store, Unit
 from gradecore.store.outbox import FAILED, PENDING, POSTED
 from smith.logs import log_context
 from smith.metrics import RELAY_ERRORS, RELAY_SENDS
@@ -306,7 +306,7 @@ class Relay:
     def _claim(self) -> list[SlackPost]:
         lease = timedelta(seconds=self._config.lease_seconds)
         with self._store.unit() as unit:
-            return list(
+            claimed = list(
                 unit.outbox.claim_due(
                     self.owner,
                     now=self._clock(),
@@ -315,6 +315,13 @@ class Relay:
                     per_channel=self._config.per_channel,
                 )
             )
+            channels: dict[str, str | None] = {}
+            for post in claimed:
+                destination = _destination(unit, post, channels)
+                if destination is not None and destination != post.channel:
+                    log.info("post %s: re-pointed from %s to %s", post.id, post.channel, destination)
+                    unit.outbox.repoint(post, destination)
+            return claimed
 
     def _renew(self) -> None:
         with self._store.unit() as unit:
@@ -359,3 +366,24 @@ class Relay:
 
     def _backoff(self, attempts: int) -> float:
         return float(min(self._config.backoff_cap, self._config.backoff_base * 2 ** max(0, attempts - 1)))
+
+
+def _destination(unit: Unit, post: SlackPost, channels: dict[str, str | None]) -> str | None:
+    """Where a post not yet in Slack goes (SPEC §6 v3: the channel is the property's current one).
+
+    A thread reply or an edit goes where its parent's message lives (the channel stored with its ts);
+    a new message of a property goes to the property's channel as it is now, so a mistyped channel,
+    once corrected, takes the posts still waiting. None: keep the channel it was queued with (an
+    ephemeral, an ops notice, a property with no channel now). `channels` caches property look-ups.
+    """
+    if post.operation == "ephemeral":
+        return None
+    if post.parent_post_id is not None:
+        parent = unit.outbox.get(post.parent_post_id)
+        return None if parent is None else parent.channel
+    if post.property_id is None or post.kind == "notice":
+        return None
+    if post.property_id not in channels:
+        prop = unit.properties.get(post.property_id)
+        channels[post.property_id] = None if prop is None else prop.slack_channel_id
+    return channels[post.property_id]

@@ -45,8 +45,8 @@ def refresh_reviewed_lines(
             continue  # not in Slack yet: nobody can have reviewed it there
         prop = unit.properties.get(parent.property_id or "")
         line = reviewed_line(unit, conversation_id, deck_for(prop.locale if prop else None))
-        message = with_reviewed_line(_latest_message(unit, parent), line)
-        touched += _queue_edit(unit, parent, message, now or utcnow(), only_waiting=only_waiting)
+        message = with_reviewed_line(latest_message(unit, parent), line)
+        touched += queue_edit(unit, parent, message, now or utcnow(), only_waiting=only_waiting)
     return touched
 
 
@@ -108,7 +108,7 @@ def _first_names(unit: Unit, user_ids: set[int]) -> dict[int, str]:
     return {user.id: (user.name.split() or ["?"])[0] for user in users if user.id is not None}
 
 
-def _latest_message(unit: Unit, parent: SlackPost) -> dict[str, Any]:
+def latest_message(unit: Unit, parent: SlackPost) -> dict[str, Any]:
     """The parent as Slack shows it now, or will once queued edits land: its last queued content."""
     query = (
         select(SlackPost)
@@ -120,7 +120,7 @@ def _latest_message(unit: Unit, parent: SlackPost) -> dict[str, Any]:
     return dict(latest.payload if latest is not None else parent.payload)
 
 
-def _queue_edit(
+def queue_edit(
     unit: Unit, parent: SlackPost, message: dict[str, Any], now: datetime, *, only_waiting: bool
 ) -> bool:
     mine = (col(SlackPost.parent_post_id) == parent.id, col(SlackPost.kind) == REVIEW_KIND)

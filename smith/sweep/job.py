@@ -6,6 +6,10 @@ kept current in the tracker (docs/tickets.md). Each fixture is anonymized, scann
 independent detector, written, and only then entered in the Fixture ledger: a crash between the two
 rewrites the same bytes to the same path on the rerun, so nothing is lost and nothing is duplicated.
 The sweep only proposes; it edits no rule and no prompt.
+
+Routing is per dimension (SPEC §6 v3): the fixture's kind follows the act's `error_class` (the
+headline's owner), and an agreeing act also confirms the signature of every *ours* dimension it
+judges (smith.judged), so an ours failure under a Clara headline still becomes a ticket.
 """
 
 from __future__ import annotations
@@ -21,9 +25,9 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from gradecore.entities import Fixture, GradeVerdict, MachineGrade, utcnow
-from gradecore.grade_rows import SOURCE_DETERMINISTIC
-from gradecore.store import Store, Unit, current_acts
+from gradecore.entities import Fixture, GradeVerdict, utcnow
+from gradecore.store import Store, Unit, agrees_with_machine, current_acts
+from smith.judged import judged_by
 from smith.sweep.anonymize import anonymize
 from smith.sweep.fixture_format import build_fixture, fixture_file
 from smith.sweep.leaks import LeakWatchlist, describe_leaks, find_leaks
@@ -35,6 +39,7 @@ from smith.tickets.occurrences import (
 )
 from smith.tickets.signature import Signature, signatures_of
 from smith.tickets.sync import QUIET_AFTER, TicketReport, sync_tickets
+from smith.tickets.ticketed import refresh_ticket_lines
 from smith.tickets.tracker import Tracker
 
 log = logging.getLogger(__name__)
@@ -112,6 +117,11 @@ def run_sweep(
         moment = now or utcnow()
         record_occurrences(store, now=moment)
         report.tickets = sync_tickets(store, tracker, now=moment, quiet_after=quiet_after)
+        filed = [link.signature_id for link in (*report.tickets.new, *report.tickets.reopened)]
+        if filed:
+            # The posts that said "a 👍 here opens a ticket" now say engineers have it (through the outbox).
+            with store.unit() as unit:
+                refresh_ticket_lines(unit, filed, now=moment)
     return report
 
 
@@ -177,14 +187,16 @@ def draft_fixture(unit: Unit, verdict: GradeVerdict) -> Draft:
     file = fixture_file(fixture)
     leaks = find_leaks(file.payload.decode(), LeakWatchlist.from_conversation(original))
     problem = describe_leaks(leaks) if leaks else None
-    confirms: tuple[Signature, ...] = ()
     confirmation: tuple[dict[str, Any], ...] = ()
-    if kind == "ours":
-        # Causes are read from the grade as stored, as the occurrence scan reads them (signatures
-        # carry no personal data: see smith.tickets.signature); receipts from the anonymized copy.
-        confirms = tuple(signatures_of(_confirmed_dimensions(unit, verdict)))
-        dimensions = _dicts(fixture["machine_grade_at_time"].get("dimensions"))
-        # The example and receipts come from the anonymized fixture; a fixture that would leak
+    # SPEC §6 v3, routing per dimension: an act that agrees confirms each *ours* dimension it judges,
+    # whoever owns the headline (a Clara headline that also failed a tool of ours routes both ways:
+    # this Clara fixture, and the ours signatures below). Causes are read from the grades as stored,
+    # as the occurrence scan reads them (signatures carry no personal data: smith.tickets.signature).
+    judged = _confirmed_dimensions(unit, verdict)
+    confirms = tuple(signatures_of(judged))
+    if confirms:
+        dimensions = _dicts(anonymized.scrub_json(_dicts(judged)))  # type: ignore[arg-type]
+        # The example and receipts come from the anonymized copy; a fixture that would leak
         # lends the ticket nothing but the count.
         safe = problem is None
         confirmation = tuple(
@@ -211,21 +223,12 @@ def draft_fixture(unit: Unit, verdict: GradeVerdict) -> Draft:
 
 
 def _confirmed_dimensions(unit: Unit, verdict: GradeVerdict) -> list[dict[str, Any]]:
-    """The dimensions an act confirms: its grade's, and for an act on the whole conversation (the
-    parent post) also those of each turn's grade as it stood when the act was made."""
-    dimensions = _dicts(_machine_grade(unit, verdict).get("dimensions"))
-    if verdict.turn_id is None:
-        latest: dict[str, MachineGrade] = {}
-        for grade in unit.grades.for_conversation(verdict.conversation_id):
-            if (
-                grade.turn_id is not None
-                and grade.source == SOURCE_DETERMINISTIC
-                and grade.created_at <= verdict.created_at
-            ):
-                latest[grade.turn_id] = grade  # oldest first: the last one standing wins
-        for grade in latest.values():
-            dimensions += _dicts(grade.dimensions)
-    return dimensions
+    """The failing dimensions an act confirms: those it judges (smith.judged), when it agrees with the
+    machine (a 👍, or a correction to the machine's own level); none when it disagrees."""
+    machine = verdict.machine_grade_at_time.get("level")
+    if not agrees_with_machine(verdict.signal, verdict.expected_level, machine):
+        return []
+    return [dict(dimension) for dimension in judged_by(unit, verdict)]
 
 
 def _dicts(value: object) -> list[dict[str, Any]]:

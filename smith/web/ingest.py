@@ -1,6 +1,7 @@
 """`POST /v1/conversations`: the production platform hands Smith a settled conversation.
 
-Bearer token required; 202 with the grade summary; 422 with the validation errors; 413 over the size
+Bearer token required; 202 with the grade summary; 422 with the validation errors (or naming both
+properties when a known conversation is re-sent with another property.id); 413 over the size
 limit; 400 for a body that cannot be decoded as sent; 503 only when the database is unreachable or
 cannot serve now (the platform retries; nothing is half-written because ingest is one transaction);
 500 for any other database error, which retrying would not cure. Re-sending the same document is a
@@ -20,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from gradecore.contract import MAX_DOCUMENT_BYTES, ContractViolation, DocumentTooLarge, parse_conversation
 from gradecore.store.conversations import PutOutcome
-from gradecore.store.errors import database_unavailable
+from gradecore.store.errors import PropertyChanged, database_unavailable
 from smith.ingest import Ingestor
 from smith.metrics import GRADES
 from smith.web.observe import INGEST_NOTE, IngestNote
@@ -73,6 +74,15 @@ def make_ingest_handler(
         try:
             result = await asyncio.wait_for(
                 asyncio.to_thread(ingestor.ingest, conversation), deadline_seconds
+            )
+        except PropertyChanged as refused:
+            return _problem(
+                422,
+                "the document breaks the contract",
+                errors=[{"path": "property.id", "message": str(refused)}],
+                conversation_id=refused.conversation_id,
+                stored_property_id=refused.stored,
+                sent_property_id=refused.sent,
             )
         except TimeoutError:
             # The worker thread may still finish once the database answers; the retry then finds the

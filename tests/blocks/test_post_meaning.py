@@ -68,9 +68,24 @@ def test_each_failing_check_says_what_to_do() -> None:
     assert "→ What to do: confirm the amount, and correct it with them if it is wrong" in text
     camellia = visible_text(reply(graded("camellia-double-send")))
     assert "→ What to do: check the access code — change it if a prospect should not have it" in camellia
-    # A failure that is ours (a tool) asks nothing of the property.
-    assert "→ What to do: nothing for you — engineers have a ticket for it" in camellia
+    # A failure that is ours (a tool) asks nothing of the property. Issue 20: it promises a ticket only
+    # when one is filed; until then it says what opens one.
+    assert "→ What to do: nothing for you — a 👍 here opens a ticket for engineers" in camellia
+    assert "engineers have a ticket" not in camellia
     assert camellia.count("What to do:") == camellia.count("• *")
+    result, conversation = graded("camellia-double-send")
+    ours = {d.check for d in result.flagged_turns[0].dimensions if d.failed and d.owner.value == "ours"}
+    ticketed = build_turn_blocks(
+        result.flagged_turns[0],
+        result,
+        conversation,
+        machine_grade_id="mg-2",
+        idempotency_key="k",
+        tickets=dict.fromkeys(ours, "https://tracker.example.test/issues/7"),
+    )
+    filed = visible_text(ticketed)
+    assert "engineers have a ticket for it · <https://tracker.example.test/issues/7|the ticket>" in filed
+    assert "a 👍 here opens a ticket" not in filed
 
 
 def test_languages_are_named_not_coded() -> None:

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import insert
 
 from gradecore.entities import GradeVerdict, MachineGrade, User
-from gradecore.store import Store, Unit, current_acts
+from gradecore.store import Store, Unit, agrees_with_machine, current_acts
 from smith.meaning_reads import agreement_counts
 from smith.stats import WindowStats, window_stats, window_stats_by_property
 from tests.gradecore.rows import BASE_TIME, machine_grade, verdict
@@ -32,10 +32,13 @@ def _old_window_stats(unit: Unit, property_ids: list[str], start: datetime, end:
     flagged = {cid for cid, grade in latest.items() if grade.level != "pass"}
     acts = current_acts(unit.verdicts.for_conversations(latest))
     reacted = {v.conversation_id for v in acts if v.conversation_id in flagged}
-    judged = [v for v in acts if v.expected_level is not None]
-    agreeing = sum(1 for v in judged if v.expected_level == v.machine_grade_at_time.get("level"))
+    # SPEC §6 v3: every act that judges the grade counts, 👎 included (it disagrees).
+    said = [
+        agrees_with_machine(v.signal, v.expected_level, v.machine_grade_at_time.get("level")) for v in acts
+    ]
+    judged = [agrees for agrees in said if agrees is not None]
     return WindowStats(
-        len(latest), len(latest) - len(flagged), len(flagged), len(reacted), len(judged), agreeing
+        len(latest), len(latest) - len(flagged), len(flagged), len(reacted), len(judged), sum(judged)
     )
 
 
@@ -115,23 +118,31 @@ def test_standing_signals_and_agreement_equal_current_acts_of_the_window(store: 
             signals = unit.windows.standing_signals(start, end)
             assert signals.downs == sum(1 for v in standing if v.signal == "down")
             assert signals.grader_errors == sum(1 for v in standing if v.error_class == "grader")
-            judged = [v for v in standing if v.expected_level is not None]
+            judged = [v for v in standing if v.expected_level is not None or v.signal == "down"]
             assert judged, "the history must give the window acts to count"
+            assert any(v.signal == "down" for v in judged), "and 👎s among them (SPEC §6 v3: they count)"
             keys: dict[str, Any] = {
                 "grader": lambda v: emails[v.grader_user_id],
                 "property": lambda v: v.property_id,
-                "check": lambda v: str(v.machine_grade_at_time.get("headline") or "—"),
             }
             for by, key in keys.items():
-                expected: dict[str, Counter[tuple[str, str]]] = {}
+                expected: dict[str, Counter[tuple[str | None, str]]] = {}
                 for v in judged:
                     pair = (v.expected_level, v.machine_grade_at_time["level"])
                     expected.setdefault(key(v), Counter())[pair] += 1
-                found = {
-                    group: Counter({(e.value, m.value): n for (e, m), n in counted.items()})
-                    for group, counted in agreement_counts(unit, start, end, by).items()  # type: ignore[arg-type]
+                counts = agreement_counts(unit, start, end, by)
+                found: dict[str, Counter[tuple[str | None, str]]] = {}
+                for group, counted in counts.pairs.items():
+                    found.setdefault(group, Counter()).update(
+                        {(e.value, m.value): n for (e, m), n in counted.items()}
+                    )
+                # A 👎 names no level: counted beside the pairs, against no particular machine level.
+                downs = {g: sum(n for (e, _), n in c.items() if e is None) for g, c in expected.items()}
+                assert dict(counts.downs) == {g: n for g, n in downs.items() if n}
+                named = {
+                    g: Counter({p: n for p, n in c.items() if p[0] is not None}) for g, c in expected.items()
                 }
-                assert found == expected
+                assert found == {g: c for g, c in named.items() if c}
 
 
 def test_a_window_of_100_000_conversations_is_counted(store: Store) -> None:

@@ -145,14 +145,25 @@ async def test_staff_disagreement_becomes_a_proven_rule_change_and_a_regrade(wor
         assert dry.code == 0 and "would regrade 11" in dry.stdout and "flagged → pass 10" in dry.stdout
         done = run_smith(workdir, "regrade", "--since", "2026-11-01", env=env)
         assert done.code == 0, done.stderr
-        assert "flagged → pass 10" in done.stdout and "10 Slack posts queued" in done.stdout
+        # Issue 20: each parent and its turn reply are edited (a regraded conversation reads the same
+        # everywhere), so 20 edits where only the 10 parents were edited before.
+        assert "flagged → pass 10" in done.stdout and "20 Slack posts queued" in done.stdout
         await relay.drain(within=30)
         updates = fake.calls_to("chat.update")
-        assert sorted(u["ts"] for u in updates) == sorted(p.ts for p in parents.values())
+        replies = {
+            cid: [m for m in fake.thread(CHANNEL, parent.ts) if m.ts != parent.ts]
+            for cid, parent in parents.items()
+        }
+        assert all(len(found) == 1 for found in replies.values())
+        edited_ts = [p.ts for p in parents.values()] + [found[0].ts for found in replies.values()]
+        assert sorted(u["ts"] for u in updates) == sorted(edited_ts)
         for conversation_id, parent in parents.items():
             edited = fake.message(CHANNEL, parent.ts)
             assert "now passes — nothing to do" in edited.text
             assert edited.metadata["event_payload"]["idempotency_key"] == parent_key(conversation_id)
+            reply = fake.message(CHANNEL, replies[conversation_id][0].ts)
+            assert "Turn 1 · superseded — now PASS" in reply.text
+            assert "keep the promise" not in reply.text
         assert len(fake.calls_to("chat.postMessage")) == posts_before
 
         # Again: everything is already graded under this rubric; nothing is queued or sent.

@@ -13,6 +13,7 @@ from smith.agreement import (
     AgreementRow,
     LevelPair,
     agreement_table,
+    agreement_table_from_counts,
     cohen_kappa,
     confusion_matrix,
     share_agreeing,
@@ -128,8 +129,8 @@ def test_agreement_table_groups_by_the_chosen_key() -> None:
     # ana: machine said repair both times (one category), expected {R, B}: po = 1/2, pe = 1/2, κ = 0;
     # binary: both sides all not-pass, agreeing on both → 1.0 by convention.
     assert agreement_table(acts, by="grader") == [
-        AgreementRow(key="ana", n=2, share_agreeing=0.5, kappa=0.0, kappa_binary=1.0),
-        AgreementRow(key="maria", n=4, share_agreeing=0.75, kappa=7 / 11, kappa_binary=0.5),
+        AgreementRow(key="ana", n=2, share_agreeing=0.5, kappa=0.0, kappa_binary=1.0, kappa_n=2),
+        AgreementRow(key="maria", n=4, share_agreeing=0.75, kappa=7 / 11, kappa_binary=0.5, kappa_n=4),
     ]
     by_check = agreement_table(acts, by="check")
     assert [(row.key, row.n) for row in by_check] == [
@@ -143,3 +144,19 @@ def test_agreement_table_groups_by_the_chosen_key() -> None:
 
 def test_agreement_table_of_nothing_is_empty() -> None:
     assert agreement_table([], by="check") == []
+
+
+def test_a_thumbs_down_counts_in_the_share_but_not_in_kappa() -> None:
+    """SPEC §6 v3: 👎 names no level; it is a disagreeing act in n and the share, outside κ."""
+    pairs = {"maria": {(P, P): 2, (B, B): 1}}
+    (row,) = agreement_table_from_counts(pairs, {"maria": 3})
+    assert (row.n, row.kappa_n) == (6, 3)
+    assert row.share_agreeing == 0.5
+    assert row.kappa == agreement_table_from_counts(pairs)[0].kappa
+    (only_downs,) = agreement_table_from_counts({}, {"bo": 2})
+    assert (only_downs.n, only_downs.share_agreeing, only_downs.kappa, only_downs.kappa_n) == (
+        2,
+        0.0,
+        None,
+        0,
+    )

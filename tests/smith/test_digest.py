@@ -73,6 +73,7 @@ def test_every_section_is_present(store: Store) -> None:
     history(store)
     assert list(sections(store)) == [
         "Reaction rate per channel (7 days)",
+        "Agreement with staff (7 days, 👎 included)",
         "Top root causes of failures on our side (this week, vs last week)",
         "Checks that have not failed in 30 days — unnecessary or broken?",
         "Pass rate vs 👎 (last week → this week)",
@@ -211,3 +212,12 @@ async def test_day_one_posts_neither_an_empty_sweep_summary_nor_a_digest(
     assert ("digest", "2026-W50") in await Jobs(store, config, clock=lambda: next_week).tick()
     with store.unit() as unit:
         assert unit.outbox.by_key("digest:2026-W50") is not None
+
+
+def test_agreement_with_staff_counts_the_thumbs_down(store: Store) -> None:
+    """SPEC §6 v3: this week's 👎, the correction to PASS and the 👍 all count: 1 of 3 agree (the 👎
+    taken back is not an act). Before 👎s counted this would have read 1 of 2."""
+    history(store)
+    assert sections(store)["Agreement with staff (7 days, 👎 included)"] == [
+        "33% agree with Smith (1 of 3 acts)"
+    ]

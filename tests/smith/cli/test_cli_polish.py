@@ -88,7 +88,9 @@ def test_every_listing_speaks_json(workdir: Path) -> None:
     outbox = json.loads(run_smith(workdir, "outbox", "--json").stdout)
     assert outbox["posts"] == [] and outbox["counts"]["pending"] == 0
     agreement = json.loads(run_smith(workdir, "agreement", "--json").stdout)
-    assert agreement == [{"grader": "all", "acts": 0, "agreeing": None, "kappa": None, "kappa_binary": None}]
+    assert agreement == [
+        {"grader": "all", "acts": 0, "agreeing": None, "kappa": None, "kappa_binary": None, "kappa_n": 0}
+    ]
     tally = json.loads(run_smith(workdir, "tally", "--date", "2026-11-30", "--json").stdout)
     assert tally[0]["property"] == "camellia" and tally[0]["graded"] == 0
     # Every figure of the line, and whose line it is (issue 23).

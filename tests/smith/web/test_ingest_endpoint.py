@@ -170,3 +170,27 @@ async def test_readyz_is_503_on_an_unmigrated_database(empty_engine: Engine, tmp
             assert (await client.get("/healthz")).status == 200  # up, just not ready
     finally:
         smith.store.engine.dispose()
+
+
+async def test_a_conversation_re_sent_with_another_property_is_refused_naming_both(
+    client: Client, smith: wiring.Smith
+) -> None:
+    """Issue 20 (SPEC §6 v3): a conversation's property never changes: 422, both ids, nothing stored."""
+    assert (await client.post(URL, data=LAMPLITER, headers=AUTH)).status == 202
+    moved = json.loads(LAMPLITER)
+    moved["property"]["id"] = "birchwood"
+    moved["messages"][-1]["text"] += " (and one more line)"
+    with smith.store.unit() as unit:
+        before = len(unit.grades.for_conversation("c0a80101-lampliter-0001"))
+
+    response = await client.post(URL, data=json.dumps(moved).encode(), headers=AUTH)
+
+    assert response.status == 422
+    body = await response.json()
+    assert (body["stored_property_id"], body["sent_property_id"]) == ("lampliter", "birchwood")
+    assert "'lampliter'" in body["errors"][0]["message"] and "'birchwood'" in body["errors"][0]["message"]
+    with smith.store.unit() as unit:
+        assert len(unit.grades.for_conversation("c0a80101-lampliter-0001")) == before
+        assert unit.properties.get("birchwood") is None
+        record = unit.conversations.get("c0a80101-lampliter-0001")
+        assert record is not None and record.property_id == "lampliter"
