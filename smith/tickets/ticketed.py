@@ -47,8 +47,9 @@ def _refresh_one(unit: Unit, post: SlackPost, now: datetime) -> bool:
     grade = unit.grades.get(grade_id) if grade_id else None
     if grade is None:
         return False
-    ours = {str(d.get("check")) for d in grade.dimensions or () if _failing_ours(d)}
-    tickets = tickets_by_check(unit, grade.dimensions or ())
+    shown = _shown_dimensions(unit, post, grade.dimensions or [])
+    ours = {str(d.get("check")) for d in shown if _failing_ours(d)}
+    tickets = tickets_by_check(unit, shown)
     if not ours or not ours <= set(tickets):
         return False
     prop = unit.properties.get(post.property_id or "")
@@ -59,6 +60,23 @@ def _refresh_one(unit: Unit, post: SlackPost, now: datetime) -> bool:
     if updated == message:
         return False
     return queue_edit(unit, post, updated, now, only_waiting=False)
+
+
+def _shown_dimensions(
+    unit: Unit, post: SlackPost, own: Iterable[Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    """The dimensions a post shows: a turn reply its own; the parent also lists every turn's failures
+    (its conversation grade row holds only the conversation-scoped ones), from each turn's latest grade.
+    Judged by its own row alone, a parent whose double send was filed had its turn's tool failure
+    rewritten to "engineers have a ticket" too, with no ticket for it."""
+    shown = list(own)
+    if post.kind != "conversation" or post.conversation_id is None:
+        return shown
+    for grade_id, _ in unit.grades.latest_turn_hashes(post.conversation_id).values():
+        turn = unit.grades.get(grade_id)
+        if turn is not None:
+            shown.extend(turn.dimensions or ())
+    return shown
 
 
 def _filed_phrase(deck: CopyDeck) -> str:
