@@ -15,8 +15,9 @@ from typing import Any
 from sqlmodel import col, select
 
 from blocks.copydeck import CopyDeck, deck_for
-from gradecore.entities import SlackPost, TicketOccurrence, utcnow
+from gradecore.entities import MachineGrade, SlackPost, TicketOccurrence, utcnow
 from gradecore.store import Unit
+from smith.judged import turns_in_force
 from smith.outbox.reviewed import latest_message, queue_edit
 from smith.tickets.filed import tickets_by_check
 
@@ -47,7 +48,7 @@ def _refresh_one(unit: Unit, post: SlackPost, now: datetime) -> bool:
     grade = unit.grades.get(grade_id) if grade_id else None
     if grade is None:
         return False
-    shown = _shown_dimensions(unit, post, grade.dimensions or [])
+    shown = _shown_dimensions(unit, post, grade)
     ours = {str(d.get("check")) for d in shown if _failing_ours(d)}
     tickets = tickets_by_check(unit, shown)
     if not ours or not ours <= set(tickets):
@@ -62,19 +63,14 @@ def _refresh_one(unit: Unit, post: SlackPost, now: datetime) -> bool:
     return queue_edit(unit, post, updated, now, only_waiting=False)
 
 
-def _shown_dimensions(
-    unit: Unit, post: SlackPost, own: Iterable[Mapping[str, Any]]
-) -> list[Mapping[str, Any]]:
-    """The dimensions a post shows: a turn reply its own; the parent also lists every turn's failures
-    (its conversation grade row holds only the conversation-scoped ones), from each turn's latest grade.
-    Judged by its own row alone, a parent whose double send was filed had its turn's tool failure
-    rewritten to "engineers have a ticket" too, with no ticket for it."""
-    shown = list(own)
-    if post.kind != "conversation" or post.conversation_id is None:
-        return shown
-    for grade_id, _ in unit.grades.latest_turn_hashes(post.conversation_id).values():
-        turn = unit.grades.get(grade_id)
-        if turn is not None:
+def _shown_dimensions(unit: Unit, post: SlackPost, grade: MachineGrade) -> list[Mapping[str, Any]]:
+    """The dimensions a post shows: a turn reply its own grade's; the parent also lists the failures of
+    the turns in force beside its grade (its own row holds only the conversation-scoped ones). Judged by
+    its own row alone, a parent whose double send was filed had its turn's tool failure rewritten to
+    "engineers have a ticket" too, with no ticket for it."""
+    shown: list[Mapping[str, Any]] = list(grade.dimensions or ())
+    if post.kind == "conversation":
+        for turn in turns_in_force(grade, unit.grades.for_conversation(grade.conversation_id)):
             shown.extend(turn.dimensions or ())
     return shown
 
