@@ -95,8 +95,8 @@ def _the_month() -> tuple[Month, dict[str, str]]:
     month's day `index`; and the machine level the labelled corpus expects of each corpus case."""
     conversations: dict[str, Conversation] = {}
     expected_levels: dict[str, str] = {}
-    sources = [(name, (CORPUS / name).read_bytes()) for name in CORPUS_CASES]
-    sources += [(name, load_demo(name)) for name in EXAMPLES]
+    sources = [(name, load_demo(name)) for name in EXAMPLES]
+    sources += [(name, (CORPUS / name).read_bytes()) for name in CORPUS_CASES]
     for index, (name, raw) in enumerate(sources):
         document: dict[str, Any] = json.loads(raw)
         short = name.removesuffix(".json")
@@ -289,9 +289,14 @@ async def test_a_teams_first_month(engine: Engine, tmp_path: Path) -> None:
             scene.smith.ingestor.ingest(conversation)
         await scene.drain()
         with scene.store.unit() as unit:
-            birchwood_failed = [p for p in unit.session.exec(select(SlackPost)) if p.status == "failed"]
-        assert birchwood_failed and {p.property_id for p in birchwood_failed} == {BIRCHWOOD}
-        assert MISTYPED not in scene.fake.workspace.by_channel or not scene.fake.messages(MISTYPED)
+            waiting = [p for p in unit.session.exec(select(SlackPost)) if p.status != "posted"]
+        birchwood_failed = [p for p in waiting if p.status == "failed"]
+        # Its parents failed for the channel; their thread replies wait for them (the issue's "pending
+        # for ever" unless the fix sends them too).
+        assert {p.property_id for p in waiting} == {BIRCHWOOD}
+        assert {(p.kind, p.status) for p in waiting} == {("conversation", "failed"), ("turn", "pending")}
+        assert len(birchwood_failed) >= 2
+        assert {c["channel"] for c in scene.fake.calls_to("chat.postMessage")} >= {MISTYPED}
 
         # Someone notices, fixes the channel, and re-queues what failed.
         code, out, err = await scene.run_smith(
@@ -301,6 +306,7 @@ async def test_a_teams_first_month(engine: Engine, tmp_path: Path) -> None:
         assert f"{len(birchwood_failed)} posts that failed for a channel reason re-queued" in out
         code, out, err = await scene.run_smith("outbox", "--retry-failed", "--json", cwd=tmp_path)
         assert code == 0, err
+        assert json.loads(out)["retried"] == 0  # `properties set` had re-queued every one already
         await scene.drain()
 
         # The rest of the month.
@@ -345,6 +351,11 @@ async def test_a_teams_first_month(engine: Engine, tmp_path: Path) -> None:
         quoted = parent("28-tool-error-quoted-as-policy")
         await _react(scene, "U0ANA", "+1", quoted)
         await _react(scene, "U0ANA", "+1", quoted, added=False)  # taken back: no act stands
+        await scene.settle()
+        assert any(v.conversation_id == month.id("28-tool-error-quoted-as-policy") for v in scene.verdicts())
+        assert not any(
+            v.conversation_id == month.id("28-tool-error-quoted-as-policy") for v in scene.current()
+        )
 
         down_on: dict[str, Post] = {}
         for short in ("35-promise-access-instructions-passive", "39-access-code-to-prospect-after-hours"):
@@ -489,6 +500,13 @@ async def test_a_teams_first_month(engine: Engine, tmp_path: Path) -> None:
             }
             assert parents == flagged, prop
         assert not scene.fake.messages(MISTYPED)
+        with scene.store.unit() as unit:
+            rows = list(unit.session.exec(select(SlackPost)))
+        # The outbox agrees: each conversation's posts and edits went to its property's current channel,
+        # every one delivered; the notices (ephemeral, to someone acting) to a channel of the team.
+        assert all(p.status == "posted" for p in rows)
+        assert all(p.channel == channel_of[p.property_id] for p in rows if p.property_id is not None)
+        assert {p.channel for p in rows if p.property_id is None} <= set(channel_of.values())
 
         # --- no message claims a ticket that does not exist -----------------------------------------------
         claims = 0
@@ -502,20 +520,17 @@ async def test_a_teams_first_month(engine: Engine, tmp_path: Path) -> None:
             }
             shown_ours = _ours(_shown(scene, str(payload["machine_grade_id"])))
             for bullet in _BULLET.finditer(_texts(message)):
-                if HAS_A_TICKET not in bullet["body"]:
-                    continue
-                claims += 1
-                # The failures of ours this line stands for: every cause of theirs has its ticket.
+                claimed, offered = HAS_A_TICKET in bullet["body"], OPENS_A_TICKET in bullet["body"]
+                if not (claimed or offered):
+                    continue  # a failure staff act on: nothing is said about tickets
+                # The failures of ours this line stands for, and whether every cause of theirs is filed.
                 meant = [d for d in shown_ours if _title(d, "en") == bullet["title"]]
                 assert meant, bullet["title"]
-                causes = {s.id for s in signatures_of(meant)}
-                assert causes <= filed, (conversation_id, bullet["title"])
+                is_filed = {s.id for s in signatures_of(meant)} <= filed
+                assert is_filed == claimed, (conversation_id, bullet["title"], claimed)
                 # A link, when there is one, is a ticket filed for this conversation's causes.
                 assert set(_LINK.findall(bullet["body"])) <= ticket_urls
-            for bullet in _BULLET.finditer(_texts(message)):
-                if OPENS_A_TICKET in bullet["body"]:
-                    meant = [d for d in shown_ours if _title(d, "en") == bullet["title"]]
-                    assert not {s.id for s in signatures_of(meant)} <= filed or not meant, bullet["title"]
+                claims += claimed
         assert claims > 0, "the tickets filed are said where their failures are shown"
 
 
