@@ -189,8 +189,13 @@ class Act:
         return self.signal == "correction" and self.expected_level == self.machine_level
 
     @property
+    def level_named(self) -> str | None:
+        """The level the act says the grade should be: a 👍 the machine's own, a 👎 none."""
+        return self.machine_level if self.signal == "up" else self.expected_level
+
+    @property
     def names_a_level(self) -> bool:
-        return self.signal != "down"
+        return self.level_named is not None
 
 
 # --- reading what the grades show, by hand -----------------------------------------------------------
@@ -395,6 +400,10 @@ async def test_a_teams_first_month(engine: Engine, tmp_path: Path) -> None:
         await _react(scene, "U0CARMEN", "+1", plumber)
         acts.append(Act("carmen", "up", plumber.grade.level))
         await scene.settle()
+        # Each act was understood as made: the Spanish replies and the modals as corrections to a level,
+        # a 👍 as the machine's level, a 👎 as no level.
+        standing = sorted((v.signal, v.expected_level) for v in scene.current())
+        assert standing == sorted((a.signal, a.level_named) for a in acts)
 
         # --- `smith agreement --json` equals the count by hand ---------------------------------------
         # Fifteen acts stand (the taken-back 👍 does not); eight agree: Ana's five, Bo's 👍, Carmen's
