@@ -169,12 +169,16 @@ def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> 
     """`14 checks ran · tone and pacing not rated this time · not checked: the reply's language`.
 
     `not_checked` pairs a check's name with why (a NotCheckedWhy value). Judged dimensions are said to
-    be *not rated*, so "pacing" not rated never reads as contradicting a pacing check that failed.
-    Checks that did not apply, and why each one was skipped, are engineering detail (the metadata).
+    be *not rated* (or *judged shortly*, while the judge is still at work and the post will be edited),
+    so "pacing" not rated never reads as contradicting a pacing check that failed. Checks that did
+    not apply, and why each one was skipped, are engineering detail (the metadata).
     """
     line = locales.plural(checks_run, {"one": "{n} check ran", "other": "{n} checks ran"}, LOCALE)
-    judged = _subjects(not_checked, judged=True)
-    others = _subjects(not_checked, judged=False)
+    pending = _subjects(not_checked, "pending")
+    judged = _subjects(not_checked, "judged")
+    others = _subjects(not_checked, "other")
+    if pending:
+        line += f" · {_and(pending)} judged shortly"
     if judged:
         line += f" · {_and(judged)} not rated this time"
     if others:
@@ -182,13 +186,21 @@ def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> 
     return line
 
 
-def _subjects(not_checked: Sequence[tuple[str, str]], *, judged: bool) -> list[str]:
+def _subjects(not_checked: Sequence[tuple[str, str]], kind: str) -> list[str]:
+    """The names of the checks not checked for a reason of this kind: the judge still at work
+    ("pending"), the judge not rating ("judged"), or a deterministic check's ("other")."""
     names = [
         _CHECK_NAMES.get(check, check.replace("_", " "))
         for check, why in not_checked
-        if why != "not_applicable" and (why in _JUDGE_WHYS or why == "judge_pending") == judged
+        if why != "not_applicable" and _why_kind(why) == kind
     ]
     return list(dict.fromkeys(names))
+
+
+def _why_kind(why: str) -> str:
+    if why == "judge_pending":
+        return "pending"
+    return "judged" if why in _JUDGE_WHYS else "other"
 
 
 def how_to_respond() -> str:

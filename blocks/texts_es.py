@@ -220,9 +220,17 @@ def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> 
     line = locales.plural(
         checks_run, {"one": "Se hizo {n} comprobación", "other": "Se hicieron {n} comprobaciones"}, LOCALE
     )
-    judged = _subjects(not_checked, judged=True)
-    others = _subjects(not_checked, judged=False)
+    pending = _subjects(not_checked, "pending")
+    judged = _subjects(not_checked, "judged")
+    others = _subjects(not_checked, "other")
     # «no se valoró el tono», «no se valoraron el tono y el ritmo»: el verbo concuerda con el sujeto.
+    if pending:
+        line += " · " + locales.plural(
+            len(pending),
+            {"one": "en breve se valorará {names}", "other": "en breve se valorarán {names}"},
+            LOCALE,
+            names=_and(pending),
+        )
     if judged:
         line += " · " + locales.plural(
             len(judged),
@@ -240,13 +248,19 @@ def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> 
     return line
 
 
-def _subjects(not_checked: Sequence[tuple[str, str]], *, judged: bool) -> list[str]:
+def _subjects(not_checked: Sequence[tuple[str, str]], kind: str) -> list[str]:
     names = [
         _CHECK_NAMES.get(check, "otras comprobaciones")
         for check, why in not_checked
-        if why != "not_applicable" and (why in _JUDGE_WHYS or why == "judge_pending") == judged
+        if why != "not_applicable" and _why_kind(why) == kind
     ]
     return list(dict.fromkeys(names))
+
+
+def _why_kind(why: str) -> str:
+    if why == "judge_pending":
+        return "pending"
+    return "judged" if why in _JUDGE_WHYS else "other"
 
 
 def how_to_respond() -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import dataclass, field
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -136,7 +137,7 @@ async def run_demo(workdir: Path, console: Console, settings: Settings, rules: R
     run.acts = await simulate_staff(store)
     delivery.merge(await relay.drain(within=30.0))
     run.sweep = run_sweep(store, workdir / "fixtures", tracker=MarkdownTracker(workdir / "fixtures"))
-    run.tallies = tally_lines(store)
+    run.tallies = tally_lines(store, conversations)
     return run
 
 
@@ -173,13 +174,20 @@ async def simulate_staff(store: Store) -> list[str]:
     return outcomes
 
 
-def tally_lines(store: Store) -> list[str]:
-    """Today's tally per property (the demo's grades were all made today)."""
+def tally_lines(store: Store, conversations: list[Conversation]) -> list[str]:
+    """Each property's tally of the local day its bundled conversations settled on: a tally counts
+    conversations by the day they settled (SPEC §7 v3), and the examples settled on fixed dates."""
+    settled_on: dict[str, datetime] = {}
+    for conversation in conversations:
+        latest = settled_on.get(conversation.property.id)
+        if latest is None or conversation.settled_at > latest:
+            settled_on[conversation.property.id] = conversation.settled_at
     lines = []
     with store.unit() as unit:
         for prop in unit.properties.with_channel():
-            today = utcnow().astimezone(ZoneInfo(prop.timezone)).date()
-            lines.append(render_payload(compose_tally(unit, prop, today).content.as_message())[0])
+            settled = settled_on.get(prop.id, utcnow())
+            day = settled.astimezone(ZoneInfo(prop.timezone)).date()
+            lines.append(render_payload(compose_tally(unit, prop, day).content.as_message())[0])
     return lines
 
 

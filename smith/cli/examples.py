@@ -30,6 +30,7 @@ EXAMPLES: dict[str, str] = {
     "properties set": "smith properties set camellia --channel C0123ABCD --locale es",
     "properties list": "smith properties list",
     "fixtures check": "smith fixtures check",
+    "fixtures refused": "smith fixtures refused --json",
     "rules disagreements": "smith rules disagreements --since 30d",
     "rules suggest": "smith rules suggest --since 30d",
     "rules try": "smith rules try proposed-rules.toml --since 30d",

@@ -129,6 +129,7 @@ GRADES_CALLS: dict[str, Call] = {
     "history": lambda unit, seed: unit.grades.history("turn", seed["grade"].item_ref),
     "for_conversation": lambda unit, seed: unit.grades.for_conversation("conv-1"),
     "judged_sample": lambda unit, seed: unit.grades.judged_sample(5),
+    "first_graded_at": lambda unit, seed: unit.grades.first_graded_at(),
     "created_between": lambda unit, seed: (
         unit.grades.created_between("camellia", BASE_TIME - timedelta(days=1), BASE_TIME + timedelta(days=1)),
         unit.grades.created_between("camellia", BASE_TIME, BASE_TIME + timedelta(days=1), item_type="turn"),

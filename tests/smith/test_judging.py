@@ -82,7 +82,7 @@ async def test_ingest_answers_before_the_judge_and_the_judged_grade_edits_the_po
             relay = relay_for(smith.store, slack)
             await relay.drain(within=PATIENCE_SECONDS)
             [parent] = slack.top_level(CHANNEL)
-            assert "tone, pacing — judged shortly" in json.dumps(parent.blocks, ensure_ascii=False)
+            assert "tone and pacing judged shortly" in json.dumps(parent.blocks, ensure_ascii=False)
             assert "Curt with a worried resident" not in json.dumps(
                 [m.blocks for m in slack.messages(CHANNEL)]
             )
