@@ -78,10 +78,20 @@ def set_property(
         )
 
 
-def ingest(store: Store, conversation: Conversation, *, when: datetime, rules: Rules | None = None) -> None:
-    """Ingest `conversation` as if it settled and arrived at `when` (the tally counts by settled time)."""
+def ingest(
+    store: Store,
+    conversation: Conversation,
+    *,
+    when: datetime,
+    rules: Rules | None = None,
+    keep_settled_at: bool = False,
+) -> None:
+    """Ingest `conversation` as if it settled and arrived at `when` (the tally counts by settled time);
+    with `keep_settled_at`, it arrives at `when` but settled when its document says."""
+    if not keep_settled_at:
+        conversation = conversation.model_copy(update={"settled_at": when})
     with at(when):
-        Ingestor(store, rules=rules).ingest(conversation.model_copy(update={"settled_at": when}))
+        Ingestor(store, rules=rules).ingest(conversation)
 
 
 def add_grader(store: Store, email: str = "maria.lopez@camellia.example") -> int:

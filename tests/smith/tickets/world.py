@@ -86,7 +86,7 @@ def confirm_failures(store: Store, settled: datetime, spread: dict[str, int] = S
     for cause, count in spread.items():
         for _ in range(count):
             conversation = failing_conversation(cause, index, settled_at=settled)
-            ingest(store, conversation, when=ingested_at)
+            ingest(store, conversation, when=ingested_at, keep_settled_at=True)
             react(store, conversation.conversation_id, "up", when=ingested_at, grader=grader, turn_id="t1")
             index += 1
     return World(grader, settled)
@@ -98,4 +98,5 @@ def occur_again(store: Store, cause: str, index: int, *, settled_at: datetime) -
         store,
         failing_conversation(cause, index, settled_at=settled_at),
         when=settled_at + timedelta(minutes=5),
+        keep_settled_at=True,
     )
