@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from cerebrus.phrase_syntax import compile_phrase
 from cerebrus.phrases import Choice, PatternError, Phrase, PhraseSet
-from cerebrus.tokens import _TOKEN, TokenizedText, split_clitic
+from cerebrus.tokens import _TOKEN, TokenizedText, reading_of, split_clitic
 
 SLOTS = {
     "future": ["will", "'ll", "is going to"],
@@ -128,8 +128,28 @@ def test_matching_stays_linear_on_adversarial_gaps() -> None:
 # --- against a plain reference: every way of matching, tried exhaustively ---------------------------
 
 
-def _reference_ends(phrase: Phrase, words: tuple[str, ...], start: int) -> set[int]:
-    """Every end position the pattern can reach from `start`, by exhaustive search (small inputs)."""
+def _reference_ends(phrase: Phrase, written: tuple[str, ...], start: int) -> set[int]:
+    """Every end position (in written tokens) the pattern can reach from the token `start`, by
+    exhaustive search over the tokens as read (SPEC §3.2 v3: "we'll" reads as "we will", so a gap
+    counts read words); a match ends only where a written token ends."""
+    reading = reading_of(written)
+    words, sources = (
+        reading if reading is not None else (list(written), [(i, i + 1) for i in range(len(written))])
+    )
+    begin = next((index for index, (first, _) in enumerate(sources) if first == start), None)
+    if begin is None:
+        return set()
+    read_ends = _read_ends(phrase, tuple(words), begin)
+    token_ends = {
+        sources[end - 1][1]
+        for end in read_ends
+        if end == len(words) or sources[end][0] != sources[end - 1][0]
+    }
+    return {end for end in token_ends if end > start}
+
+
+def _read_ends(phrase: Phrase, words: tuple[str, ...], start: int) -> set[int]:
+    """Every end position the pattern can reach from `start` in `words` as read."""
     ends: set[int] = set()
 
     def walk(index: int, position: int, pending: str | None) -> None:
