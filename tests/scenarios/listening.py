@@ -187,7 +187,7 @@ class Scene:
 
     # -- reading ----------------------------------------------------------------------------------
 
-    async def settle(self, within: float = 10.0) -> None:
+    async def settle(self, within: float = 60.0) -> None:
         """Wait until every recorded event has been processed."""
         await wait_until(lambda: not self.unprocessed(), within=within, what="inbox processed")
 
