@@ -54,6 +54,10 @@ PEOPLE_TTL_SECONDS = 300.0  # SPEC §6 v3: "cached for minutes"
 _PAGE = 200
 
 
+# users.conversations answers for an id that is no (visible) person: a definite "in no channel".
+_NO_SUCH_PERSON = frozenset({"user_not_found", "user_not_visible"})
+
+
 class MembershipUnavailable(Exception):
     """Slack could not say just now which channels a person is in."""
 
@@ -113,9 +117,12 @@ class PeopleInChannels:
                 if not cursor:
                     break
         except SlackApiError as exc:
-            raise MembershipUnavailable(
-                f"users.conversations {slack_user_id} failed: {exc.response.get('error')}"
-            ) from None
+            error = exc.response.get("error")
+            if error not in _NO_SUCH_PERSON:
+                raise MembershipUnavailable(f"users.conversations {slack_user_id} failed: {error}") from None
+            channels.clear()
+            # Slack's answer, not an outage: whoever this is (a forged or deleted id) is in no channel,
+            # and asking again would only be told the same.
         found = frozenset(channels)
         self._cached[slack_user_id] = (self._clock(), found)
         return found

@@ -100,5 +100,11 @@ async def test_membership_is_paged_cached_for_minutes_and_a_failure_is_not_an_em
         assert len(fake.calls_to("users.conversations")) == asked
         now[0] = 301.0
         assert "C0MANY0" not in await people.channels_of("U0ANA")  # asked again after five minutes
+        fake.fail_next("users.conversations", "fatal_error", times=1)
         with pytest.raises(MembershipUnavailable):
-            await people.channels_of("U0NOBODY")  # not "a member of no channel"
+            await people.channels_of("U0BO")  # an outage is not "a member of no channel"
+        # Slack's own answer that there is no such person is one: no channel, not asked again.
+        assert await people.channels_of("U0NOBODY") == frozenset()
+        asked = len(fake.calls_to("users.conversations"))
+        assert await people.channels_of("U0NOBODY") == frozenset()
+        assert len(fake.calls_to("users.conversations")) == asked
