@@ -172,7 +172,7 @@ class Jobs:
 
     def _queue_summary(self, report: SweepReport, *, key: PostKey) -> None:
         if self.config.triage_channel is None or not _sweep_has_news(report):
-            return  # a summary of nothing is noise (SPEC §7 v3)
+            return  # a summary of nothing is noise (docs/jobs.md)
         sections = sweep_summary_sections(report)
         self._queue_triage(
             build_digest_blocks(sections, title="Nightly D8 sweep", idempotency_key=key), key, "digest"

@@ -1,6 +1,6 @@
 """Benchmark: personal data planted in conversations, through the sweep's anonymizer and leak scan.
 
-Every class of personal data of SPEC §7 (v2 and v3) is planted in English and Spanish sentences, in
+Every class of personal data of docs/fixtures.md (v2 and v3) is planted in English and Spanish sentences, in
 a generated set of conversations; each is anonymized and built into a fixture exactly as the sweep
 does, then judged twice:
 

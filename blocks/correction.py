@@ -117,7 +117,7 @@ def build_correction_view(
         ),
     ]
     # What the posts leave out, for the engineers and calibrators who open this form: which checks
-    # failed, in which layer, whose, which rule entry, tool or fact, and the rubric (SPEC §5.1 v3).
+    # failed, in which layer, whose, which rule entry, tool or fact, and the rubric (docs/slack-surface.md).
     engineering = detail_lines(machine.dimensions, machine.rubric_version)
     if engineering:
         blocks.append(

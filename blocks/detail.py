@@ -1,6 +1,6 @@
 """The engineering detail of a post: check ids, layers, owners, rule entries, tools, facts, rubric.
 
-Staff never read it in the post (SPEC §5.1 v3: no engineering words in staff text); engineers and
+Staff never read it in the post (docs/slack-surface.md: no engineering words in staff text); engineers and
 calibrators do, in the message metadata (`event_payload.detail`), in the correction modal's "Detail
 for engineers" section and in the tickets. Kept small: Slack caps metadata, and a post must never be
 refused for its small print.

@@ -31,7 +31,7 @@ class WaitingPost:
 @dataclass(frozen=True)
 class MyWeek:
     acts: int  # standing acts (👍, 👎, corrections, notes) made in the last seven days
-    judged: int  # those that judge the grade: 👍, 👎 and corrections naming a level (SPEC §6 v3)
+    judged: int  # those that judge the grade: 👍, 👎 and corrections naming a level (docs/verdicts.md)
     agreeing: int  # … that agree with the machine (👍, or its own level named)
 
 

@@ -51,7 +51,7 @@ def build_superseded_turn_blocks(
     locale: str | None = None,
 ) -> PostContent:
     """A turn reply whose turn passes after a regrade: edited in place, so it reads as its parent does
-    (SPEC §5.1 v3: "superseded — now PASS"), keeping the metadata that traces it to its new grade."""
+    (docs/slack-surface.md: "superseded — now PASS"), keeping the metadata that traces it to its new grade."""
     line = deck_for(locale).turn_superseded(number)
     return PostContent(
         blocks=[section(escape(line))],

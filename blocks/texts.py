@@ -666,7 +666,7 @@ def link_replaced(previous: str) -> str:
     return f"(This Slack account was linked to {previous}; that link is replaced.)"
 
 
-# --- issue 20: what a post promises is true (SPEC §6 v3) ---------------------------------------------
+# --- issue 20: what a post promises is true (docs/verdicts.md) ---------------------------------------------
 # "engineers have a ticket" only once one is filed; until then, what makes one.
 OURS_NO_TICKET_YET = "nothing for you — a 👍 here opens a ticket for engineers"
 TICKET_LINK = "the ticket"

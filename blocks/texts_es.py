@@ -565,7 +565,7 @@ def regraded_pass_lines() -> tuple[str, str]:
     )
 
 
-# --- issue 20: what a post promises is true (SPEC §6 v3) ---------------------------------------------
+# --- issue 20: what a post promises is true (docs/verdicts.md) ---------------------------------------------
 # "engineers have a ticket" only once one is filed; until then, what makes one.
 OURS_NO_TICKET_YET = "nada por tu parte — un 👍 aquí abre una incidencia para los ingenieros"
 TICKET_LINK = "ver la incidencia"

@@ -1,6 +1,6 @@
 """Which ledger item a sentence names: the labels of each `facts.amounts` key, and the item a money
 amount is paired with (the label right after it, else the nearest label before it in its sentence that
-no other amount stands between or has already taken; SPEC §3.2 "Wrong item (v3)").
+no other amount stands between or has already taken; docs/amounts.md).
 
 Labels are derived from the key (`rent_2br` → "2 bedroom", "2-bedroom", "dos recámaras", …) unless
 the rules' `amount_labels` gives the key's labels; see docs/amounts.md.

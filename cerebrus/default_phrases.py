@@ -19,7 +19,7 @@ SLOTS: dict[str, list[str]] = {
         "come", "come by", "come out", "stop by", "swing by", "be there", "be out", "be over",
         "head over", "arrive", "visit", "fix", "repair",
     ],
-    # v3 adds "help" ("help is on the way"); "maintenance", also generic in SPEC v3, is a trade
+    # v3 adds "help" ("help is on the way"); "maintenance", also generic in rubric v3, is a trade
     # subject already and counts in every intent.
     "generic_subject": ["someone", "somebody", "a person", "our team", "help"],
     "determiner": ["a", "an", "the", "our", "your", "one", "another"],
@@ -50,7 +50,7 @@ SLOTS: dict[str, list[str]] = {
         "am not able to", "'m not able to",
     ],
     "retrieve": ["look up", "retrieve", "pull up", "load"],
-    # --- v3 promises as people phrase them (SPEC §3.2) ---
+    # --- v3 promises as people phrase them (docs/text-matching.md) ---
     "on_the_way": [
         "on the way", "on their way", "on his way", "on her way", "coming", "coming out", "coming by",
         "coming over", "heading over", "headed over", "heading your way", "headed your way",
@@ -79,7 +79,7 @@ SLOTS: dict[str, list[str]] = {
         "notice", "invoice", "receipt", "statement", "documents", "shipment", "mail", "parcel", "bill",
         "fee", "reminder", "confirmation", "email",
     ],
-    # --- v3 failure narration as people phrase it (SPEC §3.2) ---
+    # --- v3 failure narration as people phrase it (docs/text-matching.md) ---
     "failure_v3": [
         "glitching", "acting up", "having issues", "having problems", "not letting me",
         "isn't letting me", "not loading", "isn't loading", "giving me an error",
@@ -91,7 +91,7 @@ SLOTS: dict[str, list[str]] = {
         "pulling up", "looking up", "accessing", "loading", "booking", "finding", "checking",
         "getting into", "opening",
     ],
-    # SPEC v3 also lists look up, pull up, load and retrieve: v2's narration.cant_retrieve_en fires on
+    # Rubric v3 also lists look up, pull up, load and retrieve: v2's narration.cant_retrieve_en fires on
     # those with or without a time phrase, so they are left out here (one receipt per narration).
     "access_verb": ["access", "see", "check", "open", "get into"],
     "right_now": ["right now", "at the moment", "currently", "on my end", "on our end"],
@@ -146,7 +146,7 @@ NARRATION: list[dict[str, Any]] = [
         "language": "es",
         "pattern": "no (puedo | pude | podemos) (consultar | buscar | cargar)",
     },
-    # v3 (SPEC §3.2, failure narration as people phrase it): each alternative its own id.
+    # v3 (docs/text-matching.md, failure narration as people phrase it): each alternative its own id.
     {
         "id": "narration.modified_failure_en",
         "language": "en",
@@ -273,7 +273,7 @@ PROMISES: list[dict[str, Any]] = [
                 "language": "es",
                 "pattern": "(enviaremos | mandaremos | vamos a enviar) a un {trade_es}",
             },
-            # v3 (SPEC §3.2, promises as people phrase them): each alternative its own id. A trade
+            # v3 (docs/text-matching.md, promises as people phrase them): each alternative its own id. A trade
             # subject counts in every intent, a generic one ("someone", "help") in maintenance only.
             {
                 "id": "visit.trade_on_the_way_en",

@@ -59,7 +59,7 @@ def split_clitic(token: str) -> tuple[str, str] | None:
     return (match.group(1), token[match.end() - 1 :]) if match else None
 
 
-# --- Contractions, read as written and expanded (SPEC §3.2 "Settled readings (v3)") -----------------
+# --- Contractions, read as written and expanded (docs/text-matching.md) -----------------
 # A phrase pattern and a draft are both read with each contraction expanded, so "I am unable to" and
 # "I'm unable to" are one reading, as are "cannot", "can not" and "can't". `'s` and `'d` stay as
 # written: "it's" is "it is" or "it has", "we'd" is "we would" or "we had", and a wrong guess would
@@ -67,7 +67,8 @@ def split_clitic(token: str) -> tuple[str, str] | None:
 
 # Tails read the same after any base: "we'll" = we will, "I'm" = i am, "should've" = should have.
 _TAIL_READINGS: dict[str, tuple[str, ...]] = {"m": ("am",), "re": ("are",), "ve": ("have",), "ll": ("will",)}
-# Negations whose base changes. "cannot" is one token, so `can` never matches "can't" (SPEC: a word
+# Negations whose base changes. "cannot" is one token, so `can` never matches "can't"
+# (docs/text-matching.md: a word
 # never matches across a contraction) while "can not", "cannot" and "can't" read alike.
 _WHOLE_READINGS: dict[str, tuple[str, ...]] = {
     "can't": ("cannot",),

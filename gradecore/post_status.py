@@ -10,6 +10,6 @@ POSTED: Final = "posted"  # Slack answered with a ts
 FAILED: Final = "failed"  # given up on after its attempts; `smith outbox --retry-failed` re-queues it
 UNROUTED: Final = "unrouted"  # its property has no channel yet; routed when one is set
 STATUSES: Final = (PENDING, POSTED, FAILED, UNROUTED)
-# Slack's answers that mean "this channel is wrong", not "this post is wrong" (SPEC §6 v3): a post that
+# Slack's answers that mean "this channel is wrong", not "this post is wrong" (docs/verdicts.md): a post that
 # failed with one goes to its property's channel as it is when re-queued.
 CHANNEL_FAILURES: Final = ("channel_not_found", "not_in_channel", "is_archived")

@@ -58,7 +58,7 @@ class AgreementAct:
 class AgreementRow:
     """One line of `smith agreement`: a group's size, share agreeing and both κ (None: undefined).
 
-    `n` counts every standing act that judges the grade, 👎 included (SPEC §6 v3); `share_agreeing` is
+    `n` counts every standing act that judges the grade, 👎 included (docs/verdicts.md); `share_agreeing` is
     over all of them. κ is over the acts that name a level only (a 👎 names none): `kappa_n` of them.
     """
 
@@ -143,7 +143,7 @@ def agreement_table_from_counts(
     """`agreement_table` from each group's count of (expected, machine) pairs and of 👎s: what the
     database counts (`smith agreement` reads a year in a few hundred rows, whatever the number of acts).
 
-    A 👎 names no level: it is a disagreeing act in `n` and the share, and outside κ (SPEC §6 v3)."""
+    A 👎 names no level: it is a disagreeing act in `n` and the share, and outside κ (docs/verdicts.md)."""
     downs = downs or {}
     rows: list[AgreementRow] = []
     for key in sorted(set(groups) | {k for k, count in downs.items() if count}):

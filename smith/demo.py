@@ -176,7 +176,7 @@ async def simulate_staff(store: Store) -> list[str]:
 
 def tally_lines(store: Store, conversations: list[Conversation]) -> list[str]:
     """Each property's tally of the local day its bundled conversations settled on: a tally counts
-    conversations by the day they settled (SPEC §7 v3), and the examples settled on fixed dates."""
+    conversations by the day they settled (docs/jobs.md), and the examples settled on fixed dates."""
     settled_on: dict[str, datetime] = {}
     for conversation in conversations:
         latest = settled_on.get(conversation.property.id)

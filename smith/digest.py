@@ -157,7 +157,7 @@ def digest_sections(
 
 def agreement_line(stats: WindowStats) -> str:
     """The figure `smith agreement`, /smith stats and the Home tab show: 👍 and corrections to the
-    machine's level over every standing act that judges a grade, 👎 included (SPEC §6 v3)."""
+    machine's level over every standing act that judges a grade, 👎 included (docs/verdicts.md)."""
     if stats.agreement is None:
         return "no act judged a grade"
     return f"{stats.agreement:.0%} agree with Smith ({stats.agreeing} of {stats.acts} acts)"

@@ -104,7 +104,7 @@ def _my_week(unit: Unit, user_id: int, now: datetime) -> MyWeek:
     window = unit.verdicts.since(now - WEEK, now + timedelta(seconds=1))
     mine = [verdict for verdict in window if verdict.grader_user_id == user_id]
     standing = current_acts(mine)
-    # SPEC §6 v3: a 👎 judges the grade (and disagrees), as in `smith agreement` and /smith stats.
+    # docs/verdicts.md: a 👎 judges the grade (and disagrees), as in `smith agreement` and /smith stats.
     said = [
         agrees_with_machine(v.signal, v.expected_level, v.machine_grade_at_time.get("level"))
         for v in standing

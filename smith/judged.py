@@ -1,4 +1,4 @@
-"""Which failing dimensions a human act judges (SPEC §6 v3: an act means what the person meant).
+"""Which failing dimensions a human act judges (docs/verdicts.md: an act means what the person meant).
 
 The one definition, used by every reader that needs it (agreement by check, `smith rules
 disagreements`, the digest, the sweep's routing):

@@ -1,6 +1,6 @@
 """Reads of what human verdicts mean (docs/verdicts.md): a window's standing acts, as agreement counts.
 
-SPEC §6 v3: a 👎 counts. It names no level, so it is kept beside the (expected, machine) pairs: a
+docs/verdicts.md: a 👎 counts. It names no level, so it is kept beside the (expected, machine) pairs: a
 disagreeing act in the share, outside κ.
 """
 

@@ -50,7 +50,7 @@ class ChannelMembership:
 
 # --- Who is in which channel (issue 22: each person sees and grades only their properties) ---------
 
-PEOPLE_TTL_SECONDS = 300.0  # SPEC §6 v3: "cached for minutes"
+PEOPLE_TTL_SECONDS = 300.0  # docs/verdicts.md: "cached for minutes"
 _PAGE = 200
 
 

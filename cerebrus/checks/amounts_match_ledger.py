@@ -81,7 +81,7 @@ def _paired(
     position: int,
     other_labels: re.Pattern[str] | None,
 ) -> Pairing | None:
-    """The label the amount `mentions[position]` is paired with (SPEC §3.2 "Wrong item (v3)"): the
+    """The label the amount `mentions[position]` is paired with (docs/amounts.md): the
     label right after it; else the nearest before it in its sentence, with no other amount between
     and not taken by the amount before (as the label right after that one); else none.
 

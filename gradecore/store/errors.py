@@ -31,7 +31,7 @@ class UnknownItem(StoreError):
 
 
 class PropertyChanged(StoreError):
-    """A known conversation re-sent with another `property.id` (SPEC §6 v3): refused, nothing stored, so
+    """A known conversation re-sent with another `property.id` (docs/verdicts.md): refused, nothing stored, so
     no edit of its posts can reach another property's channel."""
 
     def __init__(self, conversation_id: str, stored: str, sent: str) -> None:

@@ -21,7 +21,7 @@ FAILED = "failed"
 # Fixture ledger states of a verdict whose sweep raised: tried again next run, then set aside for good.
 FIXTURE_FAILED = "failed"
 FIXTURE_PARKED = "parked"
-# A fixture the leak scan refused: kept with its reason and drafted again at every sweep (SPEC §7 v3),
+# A fixture the leak scan refused: kept with its reason and drafted again at every sweep (docs/jobs.md),
 # so a better anonymizer gets it written.
 FIXTURE_REFUSED = "refused"
 _RETRIED = (FIXTURE_FAILED, FIXTURE_REFUSED)

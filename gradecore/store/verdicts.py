@@ -43,7 +43,7 @@ def is_note(verdict: Act) -> bool:
 
 
 def agrees_with_machine(signal: str, expected_level: str | None, machine_level: str | None) -> bool | None:
-    """SPEC §6 v3: does a standing act agree with the machine level it saw? None: it judges nothing.
+    """docs/verdicts.md: does a standing act agree with the machine level it saw? None: it judges nothing.
 
     👍 agrees; 👎 disagrees (it counts, though it names no level); a correction agrees when it names
     the machine's own level. A note (no level) and a retraction judge nothing. The SQL twin is

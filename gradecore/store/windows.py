@@ -285,7 +285,7 @@ class WindowsRepo:
     ) -> list[tuple[str, str | None, str, int]]:
         """(group, expected level, machine level, acts) over the standing acts of [start, end) that judge
         the grade: those naming a level, and the 👎s (expected level None: they name none, and count as
-        disagreeing, SPEC §6 v3). `by` is `grader` (the user id, as text), `check` (the frozen
+        disagreeing, docs/verdicts.md). `by` is `grader` (the user id, as text), `check` (the frozen
         headline) or `property`."""
         keys = {
             "grader": lambda v: cast(v.grader_user_id, String).label("key"),

@@ -35,7 +35,7 @@ class Judged:
 
     @property
     def agrees(self) -> bool | None:
-        """SPEC §6 v3's one rule (None: a note, which judges nothing)."""
+        """docs/verdicts.md's one rule (None: a note, which judges nothing)."""
         return agrees_with_machine(self.verdict.signal, self.verdict.expected_level, self.machine_level.value)
 
     @property

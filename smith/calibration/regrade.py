@@ -107,7 +107,8 @@ def _regrade_one(
         ids, _ = record_grades(unit, result, stored.content_hash)
         prop = unit.properties.require(conversation.property.id)
         channel = prop.slack_channel_id
-        # A turn reply whose turn passes now reads as its parent does (SPEC §5.1 v3), whatever the parent.
+        # A turn reply whose turn passes now reads as its parent does (docs/slack-surface.md), whatever
+        # the parent.
         report.posts_queued += _supersede_passing_turns(unit, result, ids.turns, prop.locale)
         if result.flagged:
             # Stored grades keep the headline's reason slug; the same level and slug read the same in Slack.

@@ -40,7 +40,7 @@ class Unlinked:
     planned: PlannedAct
 
 
-# SPEC §6 v3: Slack only delivers an act from a member, but the check is explicit.
+# docs/verdicts.md: Slack only delivers an act from a member, but the check is explicit.
 NOT_A_MEMBER = "ignored: not a member of the post's channel"
 ChannelsKnown = Callable[[str], frozenset[str] | None]  # a person's channels if known now, else None
 

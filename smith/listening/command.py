@@ -38,7 +38,7 @@ async def answer_command(
     verb = words[0].lower() if words else "help"
     if verb == "stats":
         if membership is not None:
-            # SPEC §6 v3: a channel's figures are for its members (a public channel can be viewed,
+            # docs/verdicts.md: a channel's figures are for its members (a public channel can be viewed,
             # and a command typed there, without joining it).
             try:
                 theirs = await membership.channels_of(command.user_id)

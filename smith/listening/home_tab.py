@@ -31,7 +31,7 @@ async def home_view_for(
 ) -> View:
     """The Home tab for `slack_user_id`, in their Slack `locale` (English when unknown). With
     `membership`, a person who is not an admin sees only the properties whose channels they are a
-    member of (SPEC §6 v3); if Slack cannot say which, they see none until it can."""
+    member of (docs/verdicts.md); if Slack cannot say which, they see none until it can."""
     user: User | None = None
     try:
         who = await resolve(store, directory, slack_user_id)

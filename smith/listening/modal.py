@@ -219,7 +219,7 @@ def _checked_level(store: Store, submission: ModalSubmission) -> tuple[Level | N
 
 
 def out_of_date(unit: Unit, submission: ModalSubmission) -> str | None:
-    """Why a submission does not match the stored rows, or None (SPEC §6 v3): the grade belongs to the
+    """Why a submission does not match the stored rows, or None (docs/verdicts.md): the grade belongs to the
     conversation and item, the property is the conversation's, the post is Smith's post of the item.
 
     Smith wrote the private metadata, but only a signing secret stands between it and a forger, and a

@@ -75,7 +75,7 @@ class ActProcessor:
     ) -> None:
         """`bot_user_id` is Smith's own Slack user (its acts are ignored); when it is not known yet,
         `ask_bot_user_id` (auth.test) is asked before the first batch. With `membership`, an act by
-        someone who is not a member of the post's channel is ignored (SPEC §6 v3)."""
+        someone who is not a member of the post's channel is ignored (docs/verdicts.md)."""
         self._store = store
         self._max_attempts = max_attempts
         self._back_off = back_off

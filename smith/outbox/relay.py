@@ -369,7 +369,7 @@ class Relay:
 
 
 def _destination(unit: Unit, post: SlackPost, channels: dict[str, str | None]) -> str | None:
-    """Where a post not yet in Slack goes (SPEC §6 v3: the channel is the property's current one).
+    """Where a post not yet in Slack goes (docs/verdicts.md: the channel is the property's current one).
 
     A thread reply or an edit goes where its parent's message lives (the channel stored with its ts);
     a new message of a property goes to the property's channel as it is now, so a mistyped channel,

@@ -1,6 +1,6 @@
 """Identifiers a resident may type, for the anonymizer: cards, SSNs, birth dates, bank and id numbers.
 
-SPEC §7 (v3 anonymization) lists the classes; each is found by its own rule:
+docs/fixtures.md (v3 anonymization) lists the classes; each is found by its own rule:
 
 - card: 13–19 digits, alone or in groups split by single spaces or dashes, that pass the Luhn check.
 - ssn: a US SSN or ITIN written `123-45-6789` / `123 45 6789`, or nine digits named by SSN, ITIN,

@@ -7,7 +7,7 @@ independent detector, written, and only then entered in the Fixture ledger: a cr
 rewrites the same bytes to the same path on the rerun, so nothing is lost and nothing is duplicated.
 The sweep only proposes; it edits no rule and no prompt.
 
-Routing is per dimension (SPEC §6 v3): the fixture's kind follows the act's `error_class` (the
+Routing is per dimension (docs/verdicts.md): the fixture's kind follows the act's `error_class` (the
 headline's owner), and an agreeing act also confirms the signature of every *ours* dimension it
 judges (smith.judged), so an ours failure under a Clara headline still becomes a ticket.
 """
@@ -188,7 +188,7 @@ def draft_fixture(unit: Unit, verdict: GradeVerdict) -> Draft:
     leaks = find_leaks(file.payload.decode(), LeakWatchlist.from_conversation(original))
     problem = describe_leaks(leaks) if leaks else None
     confirmation: tuple[dict[str, Any], ...] = ()
-    # SPEC §6 v3, routing per dimension: an act that agrees confirms each *ours* dimension it judges,
+    # docs/verdicts.md, routing per dimension: an act that agrees confirms each *ours* dimension it judges,
     # whoever owns the headline (a Clara headline that also failed a tool of ours routes both ways:
     # this Clara fixture, and the ours signatures below). Causes are read from the grades as stored,
     # as the occurrence scan reads them (signatures carry no personal data: smith.tickets.signature).

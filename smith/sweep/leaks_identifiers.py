@@ -1,6 +1,6 @@
 """The leak scan's check for identifiers: cards, SSNs/ITINs, birth dates, bank numbers, IBANs, id documents.
 
-It looks for the same classes as the anonymizer's `smith/sweep/identifiers.py` (SPEC §7: the two must
+It looks for the same classes as the anonymizer's `smith/sweep/identifiers.py` (docs/fixtures.md: the two must
 agree in what they look for) but shares no code with it: the text is cut into words, runs of digit
 groups are put back together word by word, and each class is judged on those runs with its own
 arithmetic (the Luhn sum and the IBAN remainder are computed here again, differently).

@@ -1,4 +1,4 @@
-"""Which *ours* checks engineers have a ticket for (SPEC §6 v3: what a post promises is true).
+"""Which *ours* checks engineers have a ticket for (docs/verdicts.md: what a post promises is true).
 
 Apart from smith.tickets.ticketed (which edits posts through the outbox) so that building a post can
 ask it without importing the outbox.

@@ -1,4 +1,4 @@
-"""What a post promises about tickets is true (SPEC §6 v3).
+"""What a post promises about tickets is true (docs/verdicts.md).
 
 A failing *ours* check says "engineers have a ticket" only when every root cause it shows has a ticket
 filed in the tracker (with its link when the tracker has web addresses); until then it says "a 👍 here

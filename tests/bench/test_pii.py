@@ -8,7 +8,7 @@ from bench import pii
 def test_no_planted_item_leaks_and_at_most_five_percent_of_fixtures_are_refused() -> None:
     tallies = pii.run(count=60, seed=22)
     classes = {kind for kind in tallies if not kind.startswith("trap:")}
-    # Every v3 class of SPEC §7 is planted (plus the v2 ones the issue found leaking).
+    # Every v3 class of docs/fixtures.md is planted (plus the v2 ones the issue found leaking).
     assert {
         "card", "ssn", "birth_date", "bank", "iban", "id_document", "unit_es", "hyphenated_surname",
         "spelled_email", "mentioned_name",

@@ -1,4 +1,4 @@
-"""The correction modal's "Detail for engineers": what the posts leave out (SPEC §5.1 v3)."""
+"""The correction modal's "Detail for engineers": what the posts leave out (docs/slack-surface.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Spanish is Spanish (SPEC §5.1 v3): every message kind rendered in es carries no English word of the
+"""Spanish is Spanish (docs/spanish.md): every message kind rendered in es carries no English word of the
 English copy and no engine key (check ids, layers, fact keys, why-not-checked codes); plural agreement
 comes from CLDR's rules through Babel.
 

@@ -1,4 +1,4 @@
-"""The label matcher's look beside an amount (SPEC §3.2 "Wrong item (v3)", docs/amounts.md): what
+"""The label matcher's look beside an amount (docs/amounts.md): what
 "right after" allows, and that its C-level screen never rules out a label `label_after` would find."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Corpus-style cases for the amount-binding readings the SPEC leaves open (docs/amounts.md, "Choices
+"""Corpus-style cases for the amount-binding readings the rubric leaves open (docs/amounts.md, "Choices
 where the SPEC is silent"): whole conversations graded by the engine, as tests/corpus grades them,
 each labelled with the level a property manager would give the reply."""
 

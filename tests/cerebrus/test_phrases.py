@@ -130,7 +130,7 @@ def test_matching_stays_linear_on_adversarial_gaps() -> None:
 
 def _reference_ends(phrase: Phrase, written: tuple[str, ...], start: int) -> set[int]:
     """Every end position (in written tokens) the pattern can reach from the token `start`, by
-    exhaustive search over the tokens as read (SPEC §3.2 v3: "we'll" reads as "we will", so a gap
+    exhaustive search over the tokens as read (docs/text-matching.md: "we'll" reads as "we will", so a gap
     counts read words); a match ends only where a written token ends."""
     reading = reading_of(written)
     words, sources = (

@@ -1,4 +1,4 @@
-"""SPEC §3.2 "Settled readings (v3)": where v2 could be read two ways, the reading the rubric takes.
+"""docs/text-matching.md: where v2 could be read two ways, the reading the rubric takes.
 Each reading is pinned here, including those the engine already held before v3 (issue 21)."""
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ def _old_window_stats(unit: Unit, property_ids: list[str], start: datetime, end:
     flagged = {cid for cid, grade in latest.items() if grade.level != "pass"}
     acts = current_acts(unit.verdicts.for_conversations(latest))
     reacted = {v.conversation_id for v in acts if v.conversation_id in flagged}
-    # SPEC §6 v3: every act that judges the grade counts, 👎 included (it disagrees).
+    # docs/verdicts.md: every act that judges the grade counts, 👎 included (it disagrees).
     said = [
         agrees_with_machine(v.signal, v.expected_level, v.machine_grade_at_time.get("level")) for v in acts
     ]
@@ -120,7 +120,7 @@ def test_standing_signals_and_agreement_equal_current_acts_of_the_window(store: 
             assert signals.grader_errors == sum(1 for v in standing if v.error_class == "grader")
             judged = [v for v in standing if v.expected_level is not None or v.signal == "down"]
             assert judged, "the history must give the window acts to count"
-            assert any(v.signal == "down" for v in judged), "and 👎s among them (SPEC §6 v3: they count)"
+            assert any(v.signal == "down" for v in judged), "and 👎s among them (they count)"
             keys: dict[str, Any] = {
                 "grader": lambda v: emails[v.grader_user_id],
                 "property": lambda v: v.property_id,

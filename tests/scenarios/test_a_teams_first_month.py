@@ -1,4 +1,4 @@
-"""Issue 20's proof (SPEC §6 v3): a team's first month, played end to end.
+"""Issue 20's proof (docs/verdicts.md): a team's first month, played end to end.
 
 Three properties and forty conversations (the labelled corpus and the bundled examples, each given a
 property of the team, an id of its own and a settled time spread over the month) go through the real
@@ -182,7 +182,7 @@ class Act:
 
     @property
     def agrees(self) -> bool:
-        """SPEC §6 v3, written out: a 👍 or a correction to the machine's own level agrees; a 👎 or a
+        """docs/verdicts.md, written out: a 👍 or a correction to the machine's own level agrees; a 👎 or a
         correction to another level does not."""
         if self.signal == "up":
             return True

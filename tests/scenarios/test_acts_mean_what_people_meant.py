@@ -1,4 +1,4 @@
-"""Issue 20 (SPEC §6 v3): an act means what the person meant, wherever they put it.
+"""Issue 20 (docs/verdicts.md): an act means what the person meant, wherever they put it.
 
 Each test plays what a team does, through signed requests into the real Bolt endpoint and the fake
 Slack Web API: staff react on the parent posts (👍, 👎, corrections in English and Spanish), a grade

@@ -102,7 +102,7 @@ async def test_eighty_flagged_turns_post_eleven_messages(store: Store) -> None:
         assert "Turn 10 · REPAIR · amount mismatch" in shown
         # Staff are not told to run a command: they are told where to read each turn.
         assert "smith grade" not in shown and "To read one, open this conversation" in shown
-        # The parent says how many turns the thread explains and where the rest are (SPEC §5.1 v3).
+        # The parent says how many turns the thread explains and where the rest are (docs/slack-surface.md).
         assert parent.text.endswith(
             "80 of 80 turns flagged — the first 9 are explained in this thread, "
             "the rest are listed in its last message."

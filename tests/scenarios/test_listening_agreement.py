@@ -23,7 +23,7 @@ async def _graded_by_people(scene: Scene) -> None:
     await scene.reply(
         "U0BO", lampliter.parent_ts, "Should be PASS — instructions on file #arrival"
     )  # pass/block
-    await scene.react("U0BO", "-1", language.parent_ts)  # names no level: counts, disagreeing (SPEC §6 v3)
+    await scene.react("U0BO", "-1", language.parent_ts)  # names no level, counts, disagrees
     await scene.react("U0BO", "+1", language.turn_ts["t1"])
     await scene.settle()
     await scene.react("U0BO", "+1", language.turn_ts["t1"], added=False)  # retracted: not counted
@@ -65,7 +65,7 @@ async def test_smith_agreement_prints_share_and_kappa(engine: Engine, tmp_path: 
         }
         cells = lambda key: rows[key][1:]  # noqa: E731
         assert cells("ana@example.test")[:2] == ["2", "100%"]
-        # SPEC §6 v3: bo's 👎 is a disagreeing act (was 1 act, and 67% overall, before 👎s counted);
+        # docs/verdicts.md: bo's 👎 is a disagreeing act (was 1 act, and 67% overall, before 👎s counted);
         # κ stays over the acts naming a level: its n (the last column) is 3.
         assert cells("bo@example.test")[:2] == ["2", "0%"]
         assert cells("all")[:2] == ["4", "50%"]

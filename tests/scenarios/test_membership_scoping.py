@@ -1,5 +1,5 @@
 """Issue 22, point 2: each person sees and grades only the properties whose channels they are in
-(SPEC §6 v3, "Who sees and grades what"), through signed requests and the fake Slack's
+(docs/verdicts.md, "Who sees and grades what"), through signed requests and the fake Slack's
 `users.conversations`."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Issue 22, point 4: a correction form is checked against the stored rows before anything is kept
-(SPEC §6 v3): the grade belongs to the conversation and item, the property is the conversation's, the
+(docs/verdicts.md): the grade belongs to the conversation and item, the property is the conversation's, the
 post is Smith's post of that item. Anything else: no verdict, an ephemeral "this form is out of date",
 a warning line in the log."""
 

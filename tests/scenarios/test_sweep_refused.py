@@ -1,6 +1,6 @@
 """Issue 22, point 1: a refused fixture is kept with its reason, listed by `smith fixtures refused`,
 drafted again at every sweep (and written once it no longer leaks), and an *ours* confirmation still
-files its ticket, without the excerpt (SPEC §7 v3)."""
+files its ticket, without the excerpt (docs/jobs.md)."""
 
 from __future__ import annotations
 

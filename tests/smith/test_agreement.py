@@ -147,7 +147,7 @@ def test_agreement_table_of_nothing_is_empty() -> None:
 
 
 def test_a_thumbs_down_counts_in_the_share_but_not_in_kappa() -> None:
-    """SPEC §6 v3: 👎 names no level; it is a disagreeing act in n and the share, outside κ."""
+    """docs/verdicts.md: 👎 names no level; it is a disagreeing act in n and the share, outside κ."""
     pairs = {"maria": {(P, P): 2, (B, B): 1}}
     (row,) = agreement_table_from_counts(pairs, {"maria": 3})
     assert (row.n, row.kappa_n) == (6, 3)

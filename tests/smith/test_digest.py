@@ -176,7 +176,7 @@ def test_tool_errors_recovered_by_a_retry_are_counted(store: Store) -> None:
 
 
 def test_no_30_day_section_before_30_days_of_grades(store: Store) -> None:
-    # Day one (SPEC §7 v3): with only a week of grades, "has not failed in 30 days" would be untrue
+    # Day one (docs/jobs.md): with only a week of grades, "has not failed in 30 days" would be untrue
     # for every check, so the section is left out.
     ingest(store, demo(LAMPLITER), when=on(11, 20))
     ingest(store, demo(OAKRIDGE), when=on(11, 28))
@@ -194,7 +194,7 @@ def test_no_heading_nests_emphasis(store: Store) -> None:
 async def test_day_one_posts_neither_an_empty_sweep_summary_nor_a_digest(
     store: Store, tmp_path: Path
 ) -> None:
-    # The first start (SPEC §7 v3): grades of three days, no verdict to sweep. A "Nightly D8 sweep" of
+    # The first start (docs/jobs.md): grades of three days, no verdict to sweep. A "Nightly D8 sweep" of
     # nothing and a digest of a week Smith was not running for would both be noise.
     ingest(store, demo(LAMPLITER), when=on(11, 27))
     ingest(store, demo(OAKRIDGE), when=on(11, 28))
@@ -215,7 +215,7 @@ async def test_day_one_posts_neither_an_empty_sweep_summary_nor_a_digest(
 
 
 def test_agreement_with_staff_counts_the_thumbs_down(store: Store) -> None:
-    """SPEC §6 v3: this week's 👎, the correction to PASS and the 👍 all count: 1 of 3 agree (the 👎
+    """docs/verdicts.md: this week's 👎, the correction to PASS and the 👍 all count: 1 of 3 agree (the 👎
     taken back is not an act). Before 👎s counted this would have read 1 of 2."""
     history(store)
     assert sections(store)["Agreement with staff (7 days, 👎 included)"] == [

@@ -131,7 +131,7 @@ def test_the_warning_looks_back_seven_days_from_the_end_of_the_tallied_day(store
 
 
 def test_no_warning_before_the_channel_has_had_flagged_posts_for_seven_days(store: Store) -> None:
-    # Day one (SPEC §7 v3): the first flagged post is four days old and nobody has reacted yet;
+    # Day one (docs/jobs.md): the first flagged post is four days old and nobody has reacted yet;
     # "no reactions in 7 days" would be untrue.
     set_property(store, "lampliter", timezone="America/Chicago", channel="C0LAMPLITER", name="Lampliter")
     ingest(store, demo(LAMPLITER), when=chicago(26, 10))
@@ -148,7 +148,7 @@ def test_queue_tally_posts_once_per_property_and_day_and_never_without_a_channel
         camellia = unit.properties.require("camellia")
         assert queue_tally(unit, camellia, compose_tally(unit, camellia, MON_30_NOV)) is True
         assert queue_tally(unit, camellia, compose_tally(unit, camellia, MON_30_NOV)) is False
-        # A property with no channel gets no tally post (SPEC §7 v3): not even one parked as unrouted.
+        # A property with no channel gets no tally post (docs/jobs.md): not even one parked as unrouted.
         parked = unit.properties.require("parked")
         assert queue_tally(unit, parked, compose_tally(unit, parked, MON_30_NOV)) is False
     posts = {post.idempotency_key: post for post in tally_posts(store)}
@@ -200,7 +200,7 @@ async def test_the_day_a_property_was_created_is_tallied_in_its_own_timezone(
 
 def test_a_backfill_lands_on_the_days_the_conversations_settled(store: Store) -> None:
     # Three conversations sent in one batch on 1 Dec: each counts on its own settled day (local time),
-    # not on the day it was ingested (SPEC §7 v3).
+    # not on the day it was ingested (docs/jobs.md).
     set_property(store, "camellia", timezone="America/Los_Angeles", channel="C0CAMELLIA", name="Camellia")
     settled = {"a": la(29, 10), "b": la(29, 23, 30), "c": la(30, 9)}  # 23:30 LA on the 29th is UTC's 30th
     for variant, when in settled.items():

@@ -324,7 +324,8 @@ MOVE_IN_LEDGER = {
 @pytest.mark.parametrize(
     "draft",
     [
-        # The SPEC's own example: each amount pairs with the label after it (v2 flagged $150 and $45).
+        # The issue's own example (docs/amounts.md): each amount pairs with the label after it (v2
+        # flagged $150 and $45).
         "The $250 security deposit and the $150 admin fee, plus a $45 application fee.",
         "You'd pay a $45 application fee, a $150 admin fee and a $250 security deposit.",
         "That's $35 monthly pet rent, a $150 one-time admin fee and a $250 refundable security deposit.",

@@ -91,7 +91,7 @@ async def test_the_nightly_summary_lists_new_and_reopened_tickets_with_links(
         urls = {issue.html_url() for issue in github.issues.values()}
 
     texts = _summary_texts(store)
-    # The quiet night (tickets only closed) posts no summary: it would have said nothing (SPEC §7 v3).
+    # The quiet night (tickets only closed) posts no summary: it would have said nothing (docs/jobs.md).
     first, third = texts
     assert "New integration tickets" in first and all(f"<{url}|" in first for url in urls)
     assert "Reopened" in third and sum(f"<{url}|" in third for url in urls) == 1

@@ -175,7 +175,7 @@ async def test_readyz_is_503_on_an_unmigrated_database(empty_engine: Engine, tmp
 async def test_a_conversation_re_sent_with_another_property_is_refused_naming_both(
     client: Client, smith: wiring.Smith
 ) -> None:
-    """Issue 20 (SPEC §6 v3): a conversation's property never changes: 422, both ids, nothing stored."""
+    """Issue 20 (docs/verdicts.md): a conversation's property never changes: 422, both ids, nothing stored."""
     assert (await client.post(URL, data=LAMPLITER, headers=AUTH)).status == 202
     moved = json.loads(LAMPLITER)
     moved["property"]["id"] = "birchwood"
