@@ -73,3 +73,15 @@ def local_moment(moment: datetime, timezone: str, locale: str) -> str:
     local = moment.astimezone(zone)
     clock = "h:mm a" if locale == "en" else "H:mm"
     return str(format_datetime(local, f"EEE d MMM, {clock}", locale=locale))
+
+
+# Why a judged dimension was not judged; anything else not checked is a deterministic check's.
+_JUDGE_WHYS = frozenset({"judge_lane_off", "judge_error", "no_receipt"})
+
+
+def not_checked_kind(why: str) -> str:
+    """How a post says a check was not run: the judge still at work ("pending": the post will be
+    edited), the judge not rating ("judged"), or a deterministic check that could not run ("other")."""
+    if why == "judge_pending":
+        return "pending"
+    return "judged" if why in _JUDGE_WHYS else "other"

@@ -36,8 +36,6 @@ _NOT_CHECKED_WHY = {
     "too_short_to_tell": "too short to tell",
 }
 _JUDGED_SCORES = {0: "harmful", 1: "poor", 2: "minor issue", 3: "fine"}
-# Why a judged dimension was not judged; anything else not checked is a deterministic check's.
-_JUDGE_WHYS = frozenset({"judge_lane_off", "judge_error", "no_receipt"})
 _LEVEL_MEANINGS = {
     "pass": "nothing to do",
     "repair": "a detail to fix",
@@ -192,15 +190,9 @@ def _subjects(not_checked: Sequence[tuple[str, str]], kind: str) -> list[str]:
     names = [
         _CHECK_NAMES.get(check, check.replace("_", " "))
         for check, why in not_checked
-        if why != "not_applicable" and _why_kind(why) == kind
+        if why != "not_applicable" and locales.not_checked_kind(why) == kind
     ]
     return list(dict.fromkeys(names))
-
-
-def _why_kind(why: str) -> str:
-    if why == "judge_pending":
-        return "pending"
-    return "judged" if why in _JUDGE_WHYS else "other"
 
 
 def how_to_respond() -> str:

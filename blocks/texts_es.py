@@ -38,7 +38,6 @@ _NOT_CHECKED_WHY = {
     "too_short_to_tell": "demasiado corto para saberlo",
     "language_unclear": "idioma poco claro",
 }
-_JUDGE_WHYS = frozenset({"judge_lane_off", "judge_error", "no_receipt"})
 _JUDGED_SCORES = {0: "dañino", 1: "deficiente", 2: "detalle menor", 3: "bien"}
 _LAYERS = {
     "context": "contexto",
@@ -216,35 +215,22 @@ def ownership_split(clara_layers: Sequence[str], our_layers: Sequence[str]) -> s
     return " y ".join(parts)
 
 
+_SCOPE_FORMS = (
+    ("pending", {"one": "en breve se valorará {names}", "other": "en breve se valorarán {names}"}),
+    ("judged", {"one": "esta vez no se valoró {names}", "other": "esta vez no se valoraron {names}"}),
+    ("other", {"one": "no se comprobó {names}", "other": "no se comprobaron {names}"}),
+)
+
+
 def scope_statement(checks_run: int, not_checked: Sequence[tuple[str, str]]) -> str:
     line = locales.plural(
         checks_run, {"one": "Se hizo {n} comprobación", "other": "Se hicieron {n} comprobaciones"}, LOCALE
     )
-    pending = _subjects(not_checked, "pending")
-    judged = _subjects(not_checked, "judged")
-    others = _subjects(not_checked, "other")
     # «no se valoró el tono», «no se valoraron el tono y el ritmo»: el verbo concuerda con el sujeto.
-    if pending:
-        line += " · " + locales.plural(
-            len(pending),
-            {"one": "en breve se valorará {names}", "other": "en breve se valorarán {names}"},
-            LOCALE,
-            names=_and(pending),
-        )
-    if judged:
-        line += " · " + locales.plural(
-            len(judged),
-            {"one": "esta vez no se valoró {names}", "other": "esta vez no se valoraron {names}"},
-            LOCALE,
-            names=_and(judged),
-        )
-    if others:
-        line += " · " + locales.plural(
-            len(others),
-            {"one": "no se comprobó {names}", "other": "no se comprobaron {names}"},
-            LOCALE,
-            names=_and(others),
-        )
+    for kind, forms in _SCOPE_FORMS:
+        names = _subjects(not_checked, kind)
+        if names:
+            line += " · " + locales.plural(len(names), forms, LOCALE, names=_and(names))
     return line
 
 
@@ -252,15 +238,9 @@ def _subjects(not_checked: Sequence[tuple[str, str]], kind: str) -> list[str]:
     names = [
         _CHECK_NAMES.get(check, "otras comprobaciones")
         for check, why in not_checked
-        if why != "not_applicable" and _why_kind(why) == kind
+        if why != "not_applicable" and locales.not_checked_kind(why) == kind
     ]
     return list(dict.fromkeys(names))
-
-
-def _why_kind(why: str) -> str:
-    if why == "judge_pending":
-        return "pending"
-    return "judged" if why in _JUDGE_WHYS else "other"
 
 
 def how_to_respond() -> str:
