@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from gradecore.contract import Conversation, parse_conversation
-from smith.sweep import AnonymizedConversation, FixtureKind, build_fixture
+from gradecore.contract import Conversation, parse_conversation, validate_conversation
+from smith.sweep import AnonymizedConversation, FixtureKind, anonymize, build_fixture, fixture_file
 
 DEMO_DATA = Path(__file__).resolve().parents[3] / "smith" / "demo_data"
 CREATED = datetime(2026, 7, 18, 3, 0, tzinfo=UTC)
@@ -92,3 +92,37 @@ def fixture_from(
         CREATED,
         turn_id=turn_id,
     )
+
+
+def one_message(
+    text: str, *, conversation_id: str, role: str = "resident", name: str = "Jordan Avery"
+) -> Conversation:
+    """A conversation of one inbound message at Camellia (an access code on file, a phone on the
+    participant): what the anonymizer and the leak scan are probed with."""
+    document: dict[str, Any] = {
+        "schema": "smith.conversation/v1",
+        "conversation_id": conversation_id,
+        "channel": "sms",
+        "property": {
+            "id": "camellia",
+            "name": "Camellia",
+            "timezone": "America/Los_Angeles",
+            "locale": "en",
+            "facts": {"access_codes": ["4821"]},
+        },
+        "participants": [
+            {"id": "p1", "role": role, "name": name, "phone": "+1 (415) 555-0187"},
+            {"id": "clara", "role": "clara", "name": "Clara"},
+        ],
+        "messages": [
+            {"id": "m1", "at": "2026-07-17T17:00:00Z", "author": "p1", "direction": "inbound", "text": text}
+        ],
+        "settled_at": "2026-07-18T00:00:00Z",
+    }
+    return validate_conversation(document)
+
+
+def written_fixture(conversation: Conversation) -> str:
+    """The fixture file the sweep would write for this conversation, as text."""
+    anonymized = anonymize(conversation, up_to_turn=None)
+    return fixture_file(fixture_from(anonymized, conversation, kind="grader", reason="fine")).payload.decode()

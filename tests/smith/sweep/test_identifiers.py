@@ -7,43 +7,16 @@ removes it (so the written fixture passes the scan).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from gradecore.contract import Conversation, validate_conversation
-from smith.sweep import LeakWatchlist, anonymize, find_leaks, fixture_file
+from gradecore.contract import Conversation
+from smith.sweep import LeakWatchlist, find_leaks
 from smith.sweep.identifiers import dni_valid, iban_valid, luhn_valid
-from tests.smith.sweep.helpers import fixture_from
+from tests.smith.sweep.helpers import one_message, written_fixture
 
 
 def _conversation(text: str, *, name: str = "Jordan Avery") -> Conversation:
-    document: dict[str, Any] = {
-        "schema": "smith.conversation/v1",
-        "conversation_id": "c-issue22",
-        "channel": "sms",
-        "property": {
-            "id": "camellia",
-            "name": "Camellia",
-            "timezone": "America/Los_Angeles",
-            "locale": "en",
-            "facts": {"access_codes": ["4821"]},
-        },
-        "participants": [
-            {"id": "p1", "role": "resident", "name": name, "phone": "+1 (415) 555-0187"},
-            {"id": "clara", "role": "clara", "name": "Clara"},
-        ],
-        "messages": [
-            {"id": "m1", "at": "2026-07-17T17:00:00Z", "author": "p1", "direction": "inbound", "text": text}
-        ],
-        "settled_at": "2026-07-18T00:00:00Z",
-    }
-    return validate_conversation(document)
-
-
-def _written(conversation: Conversation) -> str:
-    anonymized = anonymize(conversation, up_to_turn=None)
-    return fixture_file(fixture_from(anonymized, conversation, kind="grader", reason="fine")).payload.decode()
+    return one_message(text, conversation_id="c-issue22", name=name)
 
 
 def _leaks(text: str, conversation: Conversation) -> list[str]:
@@ -80,7 +53,7 @@ def test_each_identifier_is_seen_by_the_scan_and_removed_by_the_anonymizer(
 ) -> None:
     conversation = _conversation(f"Hello. {said}. Thanks")
     assert kind in _leaks(said, conversation)
-    written = _written(conversation)
+    written = written_fixture(conversation)
     assert planted not in written
     assert _leaks(written, conversation) == []
 
@@ -91,7 +64,7 @@ def test_every_half_of_a_hyphenated_surname_goes() -> None:
     )
     assert "name" in _leaks("Ms. Jones", conversation)  # one half alone is watched
     assert "mentioned_name" in _leaks("Sra. Underhill-Beltrán", conversation)  # the half left over
-    written = _written(conversation)
+    written = written_fixture(conversation)
     for part in ("Smith", "Jones", "Ortiz", "Beltr"):
         assert part not in written
     assert _leaks(written, conversation) == []
@@ -100,7 +73,7 @@ def test_every_half_of_a_hyphenated_surname_goes() -> None:
 def test_a_spelled_out_address_goes_whole_local_part_included() -> None:
     conversation = _conversation("write to quinlan dot ashworth at gmail dot com")
     assert "email" in _leaks("mail quinlan dot contact-1@example.test", conversation)
-    written = _written(conversation)
+    written = written_fixture(conversation)
     assert "quinlan" not in written and "ashworth" not in written
     assert _leaks(written, conversation) == []
 
@@ -118,7 +91,7 @@ def test_a_spelled_out_address_goes_whole_local_part_included() -> None:
 )
 def test_harmless_text_is_not_refused(text: str, name: str) -> None:
     conversation = _conversation(text, name=name)
-    assert _leaks(_written(conversation), conversation) == []
+    assert _leaks(written_fixture(conversation), conversation) == []
 
 
 def test_the_checksums() -> None:

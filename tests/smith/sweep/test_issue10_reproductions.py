@@ -8,43 +8,16 @@ scan, run on the ORIGINAL text, reports it (so a fixture that still held it woul
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
 from gradecore.contract import Conversation, validate_conversation
-from smith.sweep import LeakWatchlist, anonymize, find_leaks, fixture_file
-from tests.smith.sweep.helpers import fixture_from
+from smith.sweep import LeakWatchlist, anonymize, find_leaks
+from tests.smith.sweep.helpers import one_message, written_fixture
 
 
 def _conversation(text: str, *, conversation_id: str = "c-issue10") -> Conversation:
-    document: dict[str, Any] = {
-        "schema": "smith.conversation/v1",
-        "conversation_id": conversation_id,
-        "channel": "sms",
-        "property": {
-            "id": "camellia",
-            "name": "Camellia",
-            "timezone": "America/Los_Angeles",
-            "locale": "en",
-            "facts": {"access_codes": ["4821"]},
-        },
-        "participants": [
-            {"id": "p1", "role": "prospect", "name": "Jordan Avery", "phone": "+1 (415) 555-0187"},
-            {"id": "clara", "role": "clara", "name": "Clara"},
-        ],
-        "messages": [
-            {"id": "m1", "at": "2026-07-17T17:00:00Z", "author": "p1", "direction": "inbound", "text": text}
-        ],
-        "settled_at": "2026-07-18T00:00:00Z",
-    }
-    return validate_conversation(document)
-
-
-def _written(conversation: Conversation) -> str:
-    anonymized = anonymize(conversation, up_to_turn=None)
-    fixture = fixture_from(anonymized, conversation, kind="grader", reason="fine")
-    return fixture_file(fixture).payload.decode()
+    return one_message(text, conversation_id=conversation_id, role="prospect")
 
 
 def _scan_kinds(text: str, conversation: Conversation) -> set[str]:
@@ -76,7 +49,7 @@ def test_each_planted_item_is_replaced_and_the_scan_would_catch_it(
 ) -> None:
     conversation = _conversation(f"Hello. {said}. Thanks")
     assert kind in _scan_kinds(said, conversation)  # the scan sees it in the original
-    written = _written(conversation)
+    written = written_fixture(conversation)
     assert planted not in written
     assert find_leaks(written, LeakWatchlist.from_conversation(conversation)) == []
 
@@ -84,7 +57,7 @@ def test_each_planted_item_is_replaced_and_the_scan_would_catch_it(
 def test_a_ten_digit_run_in_a_conversation_id_is_not_a_phone_leak() -> None:
     """`col1796136155` (an epoch timestamp in an id) made the scan refuse the fixture as a phone leak."""
     conversation = _conversation("Is the 2-bedroom still free?", conversation_id="col1796136155")
-    written = _written(conversation)
+    written = written_fixture(conversation)
     assert '"conversation_id": "col1796136155"' in written  # ids are kept as they are
     assert find_leaks(written, LeakWatchlist.from_conversation(conversation)) == []
     # The same digits standing alone are still a number someone could dial.
