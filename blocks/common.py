@@ -134,15 +134,6 @@ def access_codes(conversation: Conversation) -> list[str]:
     return list(conversation.property.facts.access_codes)
 
 
-def other_party_roles(conversation: Conversation) -> list[str]:
-    """The roles of whoever wrote in, in order of appearance (prospect, resident, vendor…)."""
-    roles = {p.id: p.role for p in conversation.participants}
-    seen = [roles[m.author] for m in conversation.messages if m.direction == "inbound" and m.author in roles]
-    if not seen:
-        seen = [p.role for p in conversation.participants if p.role not in ("clara", "system")]
-    return list(dict.fromkeys(seen))
-
-
 @dataclass(frozen=True)
 class OtherParty:
     """Who wrote in: their first name (staff see it in their own channel) and role, when known."""

@@ -16,7 +16,7 @@ from blocks.copydeck import CopyDeck
 from blocks.limits import clip
 from blocks.locales import SentenceFacts
 from gradecore.contract import Conversation
-from gradecore.vocabulary import DimensionResult, Evidence, Outcome
+from gradecore.vocabulary import DimensionResult, Evidence
 
 TITLE_LIMIT = 150
 QUOTE_LIMIT = 200
@@ -37,13 +37,6 @@ def colouring_failures(dimensions: Sequence[DimensionResult]) -> list[DimensionR
 def advisory_failures(dimensions: Sequence[DimensionResult]) -> list[DimensionResult]:
     """Failed dimensions that are shown but do not colour the verdict (an uncalibrated judge)."""
     return [d for d in dimensions if d.failed and not d.colours_verdict]
-
-
-def passing_layers(dimensions: Sequence[DimensionResult]) -> list[str]:
-    """Layers checked at least once with no failure among their checks, in first-seen order."""
-    checked = [d.layer for d in dimensions if d.outcome is not Outcome.NOT_CHECKED]
-    failing = {d.layer for d in dimensions if d.failed}
-    return [layer.value for layer in dict.fromkeys(checked) if layer not in failing]
 
 
 @dataclass(frozen=True)

@@ -128,11 +128,6 @@ def with_parties(roles: Sequence[str]) -> str:
     return "with " + ", ".join(named[:-1]) + f" and {named[-1]}"
 
 
-def conversation_where(property_name: str, channel: str, roles: Sequence[str]) -> str:
-    """`Camellia · Email · with a prospect`."""
-    return f"{property_name} · {channel_name(channel)} · {with_parties(roles)}"
-
-
 def turns_flagged(flagged: int, total: int, shown: int | None = None) -> str:
     """`2 of 6 turns flagged — each one is explained in this thread`; when the thread holds only
     `shown` of them, how many are explained and where the rest are."""
@@ -223,11 +218,6 @@ def empty_draft() -> str:
     return "Clara sent an empty message."
 
 
-def passed_layers(layers: Sequence[str]) -> str:
-    """`Passed: context, loop, shape`."""
-    return "Passed: " + (", ".join(layer_name(x) for x in layers) if layers else "nothing else was checked")
-
-
 def more_marks(count: int) -> str:
     """Under a draft too long to show every failing passage in one message."""
     noun = "passage" if count == 1 else "passages"
@@ -270,20 +260,6 @@ def receipt_quote(quote: str) -> str:
 def receipt_message(role: str, text: str) -> str:
     """`the prospect wrote: “…”`; who wrote it in words, never a participant id."""
     return f"{_WRITERS.get(role, 'someone')} wrote: “{text}”"
-
-
-def receipt_tool(tool_name: str, step_number: int | None) -> str:
-    where = f" (step {step_number} of the loop)" if step_number is not None else ""
-    return f"tool {tool_name}{where}"
-
-
-def receipt_tool_error(error: str) -> str:
-    return f"it answered: “{error}”"
-
-
-def receipt_rule(rule_entry: str) -> str:
-    """The rule entry (pattern or term id) that fired, as small print under a receipt."""
-    return f"rule: {rule_entry}"
 
 
 def receipt_fact(fact_key: str) -> str:

@@ -184,12 +184,6 @@ def _and(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" y {names[-1]}"
 
 
-def conversation_where(property_name: str, channel: str, roles: Sequence[str]) -> str:
-    """`Camellia · SMS · con un residente`."""
-    parties = "nadie escribió" if not roles else "con " + _and([_PARTIES.get(r, r) for r in roles])
-    return f"{property_name} · {_CHANNELS.get(channel, channel.capitalize())} · {parties}"
-
-
 def turns_flagged(flagged: int, total: int, shown: int | None = None) -> str:
     if flagged == 0:
         return "Ningún turno concreto señalado — el problema es la conversación en conjunto"
@@ -270,10 +264,6 @@ def empty_draft() -> str:
     return "Clara envió un mensaje vacío."
 
 
-def passed_layers(layers: Sequence[str]) -> str:
-    return "Correcto: " + (", ".join(layer_name(x) for x in layers) if layers else "no se comprobó nada más")
-
-
 def more_marks(count: int) -> str:
     noun = "pasaje marcado" if count == 1 else "pasajes marcados"
     return f"…y {count} {noun} más adelante (el borrador completo está en la conversación)"
@@ -326,21 +316,8 @@ def receipt_message(role: str, text: str) -> str:
     return f"{_WRITERS.get(role, 'alguien')} escribió: «{text}»"
 
 
-def receipt_tool(tool_name: str, step_number: int | None) -> str:
-    where = f" (paso {step_number} del bucle)" if step_number is not None else ""
-    return f"herramienta {tool_name}{where}"
-
-
-def receipt_tool_error(error: str) -> str:
-    return f"respondió: «{error}»"
-
-
 def receipt_fact(fact_key: str) -> str:
     return f"contrastado con {fact_name(fact_key)} de la propiedad"
-
-
-def receipt_rule(rule_entry: str) -> str:
-    return f"regla: {rule_entry}"
 
 
 # --- daily tally -----------------------------------------------------------------------------------
