@@ -34,10 +34,6 @@ def log_context(**fields: str | None) -> Iterator[None]:
         _context.reset(token)
 
 
-def current_context() -> dict[str, str]:
-    return dict(_context.get())
-
-
 class _ContextFilter(logging.Filter):
     """Copies the current log context onto each record (as attributes a formatter can read)."""
 
