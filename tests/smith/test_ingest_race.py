@@ -27,7 +27,7 @@ from gradecore.store import PutOutcome, Store
 from smith.ingest import Ingestor, IngestResult
 from tests.conftest import load_demo
 
-pytestmark = pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+pytestmark = pytest.mark.backends("postgres")
 
 LAMPLITER: dict[str, Any] = json.loads(load_demo("lampliter-unbacked-promise.json"))
 WAIT_SECONDS = 60.0  # generous: only a broken test ever waits this long

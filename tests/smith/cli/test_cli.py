@@ -6,22 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from gradecore.contract import SCHEMA_ID
 from gradecore.db import head_revision
 from tests.conftest import DEMO_DATA
 from tests.gradecore.docs import demo_doc, with_message
-from tests.smith.cli.runner import copy_database, reading, run_smith
+from tests.smith.cli.runner import reading, run_smith
 
 CAMELLIA = "5ccefeb1-fd5b-4a67-aeeb-ea0f7137f437"
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, template: Path) -> Path:
-    """A working directory with a migrated, empty database."""
-    copy_database(template, tmp_path)
-    return tmp_path
 
 
 def _write(directory: Path, name: str, content: str | bytes) -> Path:

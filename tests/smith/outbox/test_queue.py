@@ -126,7 +126,7 @@ def _waiting_on_a_lock(engine: Engine, application_name: str) -> bool:
     return bool(waiting)
 
 
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 def test_two_writers_queuing_one_key_at_once_both_succeed_and_it_is_queued_once(
     engine: Engine, store: Store, replica_b: tuple[Store, str]
 ) -> None:
