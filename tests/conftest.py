@@ -24,9 +24,8 @@ of replicas, leases, the outbox and the inbox.
 Under CI=true an unreachable PostgreSQL fails the run; elsewhere its half of the suite is skipped
 with the reason shown, so a laptop without PostgreSQL still runs the SQLite half.
 
-Hypothesis: the `ci` profile (selected by CI=true) runs each property's own example count; `dev` (the
-default elsewhere) runs a fifth of it, at least 20. HYPOTHESIS_PROFILE names either explicitly. Neither
-has a deadline: a shared machine's pauses must not fail a property.
+Hypothesis runs the profile tests/profiles.py chooses: `ci` under CI=true (each property's own example
+count), `dev` elsewhere (a fifth of it), or the one HYPOTHESIS_PROFILE names.
 """
 
 from __future__ import annotations
@@ -46,6 +45,7 @@ from sqlalchemy.exc import OperationalError
 
 from gradecore.db import create_db_engine, upgrade
 from gradecore.store import Store
+from tests.profiles import PROFILE
 
 POSTGRES_URL = os.environ.get("SMITH_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 DEMO_DATA = Path(__file__).resolve().parents[1] / "smith" / "demo_data"
@@ -56,9 +56,7 @@ def _in_ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
 
 
-settings.register_profile("ci", deadline=None, print_blob=True)
-settings.register_profile("dev", deadline=None, max_examples=20)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _in_ci() else "dev"))
+settings.load_profile(PROFILE)
 
 
 @functools.cache
