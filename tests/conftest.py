@@ -46,6 +46,7 @@ from sqlalchemy.exc import OperationalError
 from gradecore.db import create_db_engine, upgrade
 from gradecore.store import Store
 from tests.profiles import PROFILE
+from tests.races import Replica, second_replica
 
 POSTGRES_URL = os.environ.get("SMITH_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 DEMO_DATA = Path(__file__).resolve().parents[1] / "smith" / "demo_data"
@@ -281,6 +282,13 @@ def engine(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iter
 @pytest.fixture
 def store(engine: Engine) -> Store:
     return Store(engine)
+
+
+@pytest.fixture
+def replica_b(engine: Engine) -> Iterator[Replica]:
+    """A second replica on the test's PostgreSQL database, for forcing races (tests/races.py)."""
+    with second_replica(engine) as replica:
+        yield replica
 
 
 def load_demo(name: str) -> bytes:
