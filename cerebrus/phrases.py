@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from cerebrus.tokens import Reading, TokenizedText, match_starts, reading_of, split_clitic
+from gradecore.errors import SmithError
 
 Words = tuple[str, ...]
 T = TypeVar("T")
 
 
-class PatternError(ValueError):
+class PatternError(SmithError, ValueError):
     """A phrase pattern that cannot be compiled; the message is one line naming the problem."""
 
 

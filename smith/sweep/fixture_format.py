@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import JsonValue, ValidationError
 
+from gradecore.errors import SmithError
 from gradecore.vocabulary import Level
 from smith.sweep.fixture_model import FORMAT_V1, FixtureKind, FixtureV1
 
@@ -44,7 +45,7 @@ READABLE_PREFIX = 40
 NO_TURN = "conversation"
 
 
-class FixtureFormatError(ValueError):
+class FixtureFormatError(SmithError, ValueError):
     """A fixture that is not a valid `smith.fixture/v1` document; the message names file and field."""
 
 
