@@ -13,7 +13,7 @@ from blocks import texts
 from gradecore.entities import User
 from gradecore.errors import SmithError
 from gradecore.store import Store
-from smith.acts import HumanAct, record_act
+from smith.listening.acts import HumanAct, record_act
 from smith.outbox.reviewed import refresh_reviewed_lines
 
 

@@ -28,7 +28,7 @@ from gradecore.errors import SmithError
 from gradecore.principles import normalise_tag
 from gradecore.store import Store, Unit
 from gradecore.vocabulary import Level
-from smith.acts import HumanAct, ItemType, Target
+from smith.listening.acts import HumanAct, ItemType, Target
 from smith.listening.events import ButtonValue, storable
 from smith.listening.inbox_writer import InboxUnavailable, InboxWriter
 
