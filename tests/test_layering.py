@@ -122,7 +122,7 @@ SMITH_ROOMS = frozenset(
         "anonymizer",
         "calibration",
         "cli",
-        "fixtures",
+        "regression_fixtures",
         "leaks",
         "listening",
         "outbox",

@@ -125,7 +125,7 @@ def fixtures_check() -> None:
     """Re-grade every calibration fixture with the current engine; exit 1 if any disagrees."""
     from rich.console import Console
 
-    from smith.fixtures.check import check_fixtures, fixture_paths
+    from smith.regression_fixtures.check import check_fixtures, fixture_paths
 
     directory = settings().fixtures_dir
     resume = "nothing is written by a check; rerun it to check them all"

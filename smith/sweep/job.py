@@ -28,9 +28,9 @@ from pydantic import JsonValue
 from gradecore.entities import Fixture, GradeVerdict, utcnow
 from gradecore.store import Store, Unit, agrees_with_machine, current_acts
 from smith.anonymizer.anonymize import anonymize
-from smith.fixtures.format import build_fixture, fixture_file
 from smith.leaks.scan import LeakWatchlist, describe_leaks, find_leaks
 from smith.listening.judged import judged_by
+from smith.regression_fixtures.format import build_fixture, fixture_file
 from smith.tickets.occurrences import (
     confirmation_rows,
     ensure_signature,

@@ -9,7 +9,7 @@ import pytest
 
 from gradecore.contract import Conversation, validate_conversation
 from smith.anonymizer import AnonymizationError, UnknownTurn, anonymize
-from smith.fixtures import fixture_bytes
+from smith.regression_fixtures import fixture_bytes
 from tests.smith.sweep.helpers import demo, fixture_from
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from gradecore.contract import Conversation, parse_conversation, validate_conversation
 from smith.anonymizer import AnonymizedConversation, anonymize
-from smith.fixtures import FixtureKind, fixture_bytes, fixture_file
 from smith.leaks import LeakWatchlist, find_leaks
+from smith.regression_fixtures import FixtureKind, fixture_bytes, fixture_file
 from tests.smith.sweep.corpus import Generated, corpus
 from tests.smith.sweep.helpers import fixture_from
 

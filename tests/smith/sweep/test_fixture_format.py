@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from smith.anonymizer import anonymize
-from smith.fixtures import (
+from smith.regression_fixtures import (
     FixtureFormatError,
     build_fixture,
     fixture_bytes,
@@ -20,7 +20,7 @@ from smith.fixtures import (
     fixture_hash,
     load_fixture,
 )
-from smith.fixtures.format import item_stem
+from smith.regression_fixtures.format import item_stem
 from tests.smith.sweep.helpers import CREATED, demo, fixture_from
 
 

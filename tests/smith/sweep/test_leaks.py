@@ -10,8 +10,8 @@ import pytest
 
 import smith.anonymizer.scrubber
 from smith.anonymizer import anonymize
-from smith.fixtures import fixture_bytes, fixture_file
 from smith.leaks import LeakWatchlist, describe_leaks, find_leaks
+from smith.regression_fixtures import fixture_bytes, fixture_file
 from tests.smith.sweep.helpers import demo, fixture_from
 
 NOBODY = LeakWatchlist()
