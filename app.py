@@ -35,12 +35,17 @@ from smith.ingest import Ingestor
 from smith.judging import JudgeWorker
 from smith.listening.identity import SlackDirectory
 from smith.listening.inbox_writer import InboxWriter
+from smith.listening.membership import ChannelMembership, PeopleInChannels
 from smith.listening.processor import ActProcessor
 from smith.logs import configure_logging
-from smith.membership import ChannelMembership, PeopleInChannels
 from smith.outbox import Relay, RelayConfig
 from smith.settings import Settings
-from smith.startup import (
+from smith.tickets import build_tracker, check_tracker_settings
+from smith.transports import Transport
+from smith.web.health import handle_healthz, make_readyz_handler
+from smith.web.ingest import make_ingest_handler
+from smith.web.observe import make_metrics_handler, observed_ingest
+from smith.web.startup import (
     SLACK_DEFAULT_API,
     SlackIdentity,
     StartupError,
@@ -51,11 +56,6 @@ from smith.startup import (
     startup_warnings,
     verify_slack,
 )
-from smith.tickets import build_tracker, check_tracker_settings
-from smith.transports import Transport
-from smith.web.health import handle_healthz, make_readyz_handler
-from smith.web.ingest import make_ingest_handler
-from smith.web.observe import make_metrics_handler, observed_ingest
 
 log = logging.getLogger("smith")
 

@@ -26,13 +26,13 @@ from cerebrus.judge import JudgeLane
 from gradecore.entities import Property, utcnow
 from gradecore.locks import period_lock
 from gradecore.store import Store
-from smith.digest import compose_digest
-from smith.judge_drift import measure_drift
 from smith.metrics import JOB_RUNS, JOB_SECONDS
 from smith.outbox.keys import PostKey, digest_key, sweep_summary_key
 from smith.outbox.queue import Draft, queue_one
+from smith.reports.digest import compose_digest
+from smith.reports.judge_drift import measure_drift
+from smith.reports.tally import compose_tally, due_tally_day, queue_tally
 from smith.sweep.job import SweepReport, run_sweep
-from smith.tally import compose_tally, due_tally_day, queue_tally
 from smith.tickets.sync import QUIET_AFTER, TicketLink
 from smith.tickets.tracker import Tracker
 

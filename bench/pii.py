@@ -32,7 +32,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from gradecore.contract import Conversation, validate_conversation
-from smith.sweep import LeakWatchlist, anonymize, build_fixture, describe_leaks, find_leaks, fixture_file
+from smith.anonymizer import anonymize
+from smith.leaks import LeakWatchlist, describe_leaks, find_leaks
+from smith.regression_fixtures import build_fixture, fixture_file
 
 CREATED = datetime(2026, 7, 18, 3, 0, tzinfo=UTC)
 # (first, last) of the resident; hyphenated and compound surnames on purpose.

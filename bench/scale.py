@@ -35,10 +35,10 @@ from gradecore.store import Store
 from gradecore.store.outbox import OutboxRepo
 from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
 from smith.cli.outbox import COUNT_UP_TO
-from smith.digest import digest_sections
 from smith.listening.command import stats_text
-from smith.meaning_reads import agreement_counts
-from smith.tally import compose_tally
+from smith.reports.digest import digest_sections
+from smith.reports.meaning_reads import agreement_counts
+from smith.reports.tally import compose_tally
 
 ADMIN_URL = os.environ.get("SMITH_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 NOW = START + timedelta(days=DAYS)  # the end of the year of data

@@ -1,6 +1,6 @@
 """The App Home tab: a `home` view of what waits for a review, the person's week, and (for admins)
-the Slack accounts whose acts wait for a link. Pure: built from a `HomeContent` (`smith/home.py` reads
-it from the database)."""
+the Slack accounts whose acts wait for a link. Pure: built from a `HomeContent`
+(`smith/listening/home.py` reads it from the database)."""
 
 from __future__ import annotations
 

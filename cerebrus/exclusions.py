@@ -77,10 +77,9 @@ def excluded(
         by_sentence.setdefault(sentence_of(*hit), []).append(hit)
     taken_back: set[Hit] = set()
     for (begins, ends), in_sentence in by_sentence.items():
-        sentence = TokenizedText(folded[begins:ends])  # already folded: offsets carry over
         found = [
-            (exclusion.position, begins + start, begins + stop)
-            for _, exclusion, start, stop in exclusions.scan(sentence)
+            (exclusion.position, start, stop)
+            for _, exclusion, start, stop in exclusions.scan(text, text.numbers_within(begins, ends))
             if exclusion.language is None or language is None or exclusion.language == language
         ]
         taken_back.update(

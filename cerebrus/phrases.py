@@ -15,13 +15,14 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from cerebrus.tokens import Reading, TokenizedText, match_starts, reading_of, split_clitic
+from cerebrus.tokens import TextReading, TokenizedText, match_starts, reading_of, split_clitic
+from gradecore.errors import SmithError
 
 Words = tuple[str, ...]
 T = TypeVar("T")
 
 
-class PatternError(ValueError):
+class PatternError(SmithError, ValueError):
     """A phrase pattern that cannot be compiled; the message is one line naming the problem."""
 
 
@@ -57,33 +58,19 @@ class Phrase:
     # A text lacking them is ruled out by set operations on its pieces. Empty: cannot be ruled out.
     required: tuple[frozenset[bytes], ...]
     key: frozenset[bytes]
-    # The most tokens a match can cover: matching at a place reads only that many tokens from it.
+    # The most tokens a match can cover (bounded for a rules file, docs/text-matching.md).
     reach: int
-    # What to look for where a match may begin (the first words as written: "can" for "cannot"),
-    # each with the first pieces a text then holds (None: pieces cannot rule it out). A match begins
-    # at a token that is a first word, whose contraction base is one, or that reads as beginning
-    # with one ("im"): a text lacking all of an entry's pieces starts no match there.
-    first_pieces: tuple[tuple[str, frozenset[bytes] | None], ...] = field(
-        init=False, repr=False, compare=False
-    )
+    # The tokens a match may begin at (the first words as written: "can" for "cannot", "im" for "i",
+    # "won" for the "won't" that reads as "will"); a token also counts when its contraction base is one.
+    starts: frozenset[str] = field(init=False, repr=False, compare=False)
     # The elements as the matcher walks them, each gap with the required choice after it: a gap keeps
     # only the places where that choice can begin (patterns cannot end in a gap, and an optional
     # choice after a gap is rare).
     steps: tuple[Step, ...] = field(init=False, repr=False, compare=False)
-    # When every alternative of the (required) first element is two words or more ("we will"), how
-    # many: a place is first checked against that element alone on a window of that many tokens, so
-    # a common first word ("we", "i") costs a short look, not a full match, where the rest differs.
-    lead: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # Looked for as written: "cannot" may begin as "can't", "i" as "im" (tokens.match_starts).
-        pieces = match_starts(self.first_words)
-        object.__setattr__(self, "first_pieces", pieces)
+        object.__setattr__(self, "starts", match_starts(self.first_words))
         object.__setattr__(self, "steps", tuple(_steps(self.elements)))
-        first = self.elements[0]
-        lengths = [len(words) for words in first.alternatives] if isinstance(first, Choice) else [0]
-        lead = max(lengths) if isinstance(first, Choice) and not first.optional and min(lengths) >= 2 else 0
-        object.__setattr__(self, "lead", lead)
 
     def may_occur(self, pieces: frozenset[bytes]) -> bool:
         for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for many drafts)
@@ -95,65 +82,43 @@ class Phrase:
         """How many of `words` (tokens as written) the longest match starting at the first of them
         covers, or -1. The words are read with their contractions expanded (tokens.reading_of); a
         match ends only where a token ends ("do" does not match "don't" alone)."""
-        return self._prefix(words, reading_of(words))
-
-    def _leads(self, text: TokenizedText, offset: int) -> bool:
-        """Whether the first element can match at this token start, read from a window of at least
-        `lead` words as read."""
-        words, reading = read_window(text, offset, self.lead)
-        if reading is not None:
-            words = reading[0]
-        first = self.steps[0][0]
-        assert isinstance(first, Choice)  # `lead` is set only then
-        return bool(_after_choice(first, words, {(0, None)}))
-
-    def _prefix(self, words: Sequence[str], reading: Reading | None) -> int:
-        """`longest_prefix` with the words' reading at hand (None: they read as written)."""
+        reading = reading_of(words)
         if reading is None:
-            return _longest(self.steps, words)
+            return _longest(self.steps, words, (), 0)
         read, sources = reading
-        stop = _longest(self.steps, read, sources)
+        stop = _longest(self.steps, read, sources, 0)
         return sources[stop - 1][1] if stop > 0 else stop
 
-    def finditer(self, text: TokenizedText) -> Iterator[tuple[int, int]]:
+    def match_at(self, reading: TextReading, number: int) -> int:
+        """Where the longest match beginning at token `number` of a text's reading ends (a token
+        number), or -1."""
+        first = reading.firsts[number]
+        if first is None:
+            return -1
+        stop = _longest(self.steps, reading.words, reading.sources, first)
+        if stop <= first:
+            return -1
+        return reading.sources[stop - 1][1] if reading.sources else stop
+
+    def finditer(self, text: TokenizedText, within: range | None = None) -> Iterator[tuple[int, int]]:
         """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
-        text. Only the few tokens after each place a first word stands are cut, never the whole text."""
-        folded = text.folded.folded
-        held = text.pieces
-        places: set[int] = set()
-        for word, pieces in self.first_pieces:
-            if pieces is not None and pieces.isdisjoint(held):
-                continue
-            offset = folded.find(word)
-            while offset >= 0:
-                places.add(offset)
-                offset = folded.find(word, offset + 1)
+        text, tried only at the tokens a match can begin at; with `within`, only matches inside
+        those tokens (as if the text held no others)."""
+        numbers_of = text.numbers_of
+        places = sorted({number for word in self.starts for number in numbers_of.get(word, ())})
+        if within is not None:
+            places = [number for number in places if number in within]
+        if not places:
+            return
+        reading = text.reading if within is None else text.reading.before(within.stop)
         covered = 0
-        for offset in sorted(places):
-            if offset < covered or not text.starts_token(offset):
+        for number in places:
+            if number < covered:
                 continue
-            if self.lead and not self._leads(text, offset):
-                continue
-            words, reading = read_window(text, offset, self.reach)
-            stop = self._prefix(words, reading)
+            stop = self.match_at(reading, number)
             if stop > 0:
-                covered = text.end_of(offset, words, stop)
-                yield offset, covered
-
-
-def read_window(text: TokenizedText, offset: int, count: int) -> tuple[list[str], Reading | None]:
-    """The tokens from a token start, enough of them to read as at least `count` words (or up to the
-    text's end), and their reading (None: as written). More tokens are read when "can not" read as
-    one word shortened the reading, or when the last token is "can" (a "not" may follow it)."""
-    size = count
-    while True:
-        words = text.window_words(offset, size)
-        reading = reading_of(words)
-        if reading is None or len(words) < size:
-            return words, reading
-        if len(reading[0]) >= count and words[-1] != "can":
-            return words, reading
-        size += 1
+                covered = stop
+                yield text.start_of(number), text.end_of(stop - 1)
 
 
 Step = tuple[Element, Choice | None]
@@ -172,16 +137,18 @@ def _steps(elements: tuple[Element, ...]) -> Iterator[Step]:
             yield element, None
 
 
-def _longest(steps: tuple[Step, ...], words: Sequence[str], sources: Sequence[tuple[int, int]] = ()) -> int:
-    """How many of `words` the longest match of a phrase's steps from the first of them covers, or -1.
-    With `sources` (the tokens each word was read from), a match may end only after a token's last
+def _longest(
+    steps: tuple[Step, ...], words: Sequence[str], sources: Sequence[tuple[int, int]], start: int
+) -> int:
+    """Where the longest match of a phrase's steps from `words[start]` ends (a position in `words`), or
+    -1. With `sources` (the tokens each word was read from), a match may end only after a token's last
     word: "do" read from "don't" is no match on its own.
 
     The elements are a sequence (no loops), so the match is worked out element by element: the set
     of states after each element, built from the states before it. A state is reached once per
     element whatever the paths to it, so gaps and options cannot make matching exponential.
     """
-    states: set[State] = {(0, None)}
+    states: set[State] = {(start, None)}
     for element, after in steps:
         if isinstance(element, Choice):
             states = _after_choice(element, words, states)
@@ -299,7 +266,6 @@ class PhraseSet(Generic[T]):
             for word in phrase.first_words:
                 by_word.setdefault(word, []).append(number)
         self._by_word = by_word
-        self._reach = max((phrase.reach for phrase, _ in self.entries), default=0)
         # Every phrase's key pieces together: a text holding none of them matches no phrase of the
         # set. None: some phrase cannot be ruled out by pieces.
         unkeyed = any(not phrase.key for phrase, _ in self.entries)
@@ -319,9 +285,10 @@ class PhraseSet(Generic[T]):
     def may_match(self, text: TokenizedText) -> bool:
         return self._keys is None or not self._keys.isdisjoint(text.pieces)
 
-    def scan(self, text: TokenizedText) -> list[tuple[Phrase, T, int, int]]:
-        """Every entry's matches in the text, as (phrase, what it stands for, start, end) offsets in the
-        folded text (`text.folded.span` maps them to the original), in entry order."""
+    def scan(self, text: TokenizedText, within: range | None = None) -> list[tuple[Phrase, T, int, int]]:
+        """Every entry's matches in the text (with `within`, in those tokens only), as (phrase, what it
+        stands for, start, end) offsets in the folded text (`text.folded.span` maps them to the
+        original), in entry order."""
         if not self.may_match(text):
             return []
         pieces = text.pieces
@@ -330,7 +297,7 @@ class PhraseSet(Generic[T]):
         for number in self._candidates(pieces):
             phrase, payload = entries[number]
             if phrase.may_occur(pieces):
-                hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
+                hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text, within))
         return hits
 
     def _candidates(self, pieces: frozenset[bytes]) -> Sequence[int]:
@@ -345,18 +312,17 @@ class PhraseSet(Generic[T]):
     def starting_at(self, text: TokenizedText, offset: int) -> Iterator[tuple[Phrase, T, int]]:
         """The entries that match at the token starting at this folded-text offset, each with the
         offset where its match ends."""
-        words, reading = read_window(text, offset, self._reach)
-        if not words:
+        number = text.number_at(offset)
+        reading = text.reading
+        first = reading.firsts[number] if number is not None else None
+        if number is None or first is None:
             return
-        bounds = text.window(offset, len(words))[1]
-        token = words[0] if reading is None else reading[0][0]
+        token = reading.words[first]
         numbers = set(self._by_word.get(token, ()))
         if "'" in token and (pair := split_clitic(token)):
             numbers.update(self._by_word.get(pair[0], ()))
-        if token == "can" and len(words) > 1 and words[1] == "not":
-            numbers.update(self._by_word.get("cannot", ()))
-        for number in sorted(numbers):
-            phrase, payload = self.entries[number]
-            stop = phrase._prefix(words, reading)
+        for entry in sorted(numbers):
+            phrase, payload = self.entries[entry]
+            stop = phrase.match_at(reading, number)
             if stop > 0:
-                yield phrase, payload, bounds[stop - 1][1]
+                yield phrase, payload, text.end_of(stop - 1)

@@ -33,12 +33,13 @@ from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
 from cerebrus.phrases import PatternError
 from cerebrus.text_rules import CompiledText, PhrasePattern, PromiseRule
 from cerebrus.version import ENGINE_VERSION
+from gradecore.errors import SmithError
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-class RulesError(ValueError):
+class RulesError(SmithError, ValueError):
     """A rules file that cannot be used; the message is one line naming the file and the problem."""
 
 

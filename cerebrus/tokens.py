@@ -10,8 +10,10 @@ so a receipt quotes exactly what was written. See docs/text-matching.md.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from cerebrus.lazy import lazy
 from cerebrus.text import FoldedText
@@ -23,8 +25,6 @@ _TOKEN = re.compile(r"[^\W_]+(?:(?:['\-\u2010]|(?<=\d)[.,](?=\d))[^\W_]+)*")
 # run markedly faster than the Unicode ones.
 _ASCII_TOKEN = re.compile(r"[a-z0-9]+(?:(?:['\-]|(?<=\d)[.,](?=\d))[a-z0-9]+)*")
 _WORD_JOINERS = "'-\u2010"
-# How many characters a window reads per token wanted, at first (it reads more if that falls short).
-WINDOW_CHARS_PER_TOKEN = 10
 # A contraction's base: `we'll` -> `we` (then the clitic `'ll` is left for a pattern to consume).
 _BASE = re.compile(r"^([^']+)'")
 # Pieces: the folded text's UTF-8 bytes cut at every byte that is not an ASCII letter or digit. Every
@@ -172,39 +172,32 @@ WRITTEN_PIECES: dict[str, frozenset[bytes]] = {
 without an entry is written as it reads."""
 
 
-def _starts(word: str) -> tuple[tuple[str, frozenset[bytes] | None], ...]:
-    """Where a match beginning with `word` (as read) may begin in a folded text: what to look for
-    (the written start of each form whose reading begins with it: "can" for "cannot", "won" for
-    "will", "im" for "i"), each with the first pieces the text then holds (None: pieces cannot say)."""
-    forms = [form for form in _WRITTEN.get(word, [(word,)]) if read_words(form)[0] == word]
-    starts: dict[str, set[bytes] | None] = {}
-    for form in forms:
-        text = form[0].split("'", 1)[0] or form[0]
-        piece = first_piece(form[0])
-        known = starts.setdefault(text, set())
-        if piece is None or known is None:
-            starts[text] = None
-        else:
-            known.add(piece)
-    return tuple(
-        (text, None if pieces is None else frozenset(pieces)) for text, pieces in sorted(starts.items())
+def match_starts(words: frozenset[str]) -> frozenset[str]:
+    """The tokens a match beginning with one of `words` (as read) may begin at: the written start of
+    each form whose reading begins with it ("can" for "cannot", "won" for "will", "im" for "i"), the
+    part before an apostrophe standing for the token's contraction base."""
+    return frozenset(
+        form[0].split("'", 1)[0] or form[0]
+        for word in words
+        for form in _WRITTEN.get(word, [(word,)])
+        if read_words(form)[0] == word
     )
 
 
-def match_starts(words: frozenset[str]) -> tuple[tuple[str, frozenset[bytes] | None], ...]:
-    """Where a match beginning with one of `words` may begin (see `_starts`), one entry per text to
-    look for."""
-    merged: dict[str, set[bytes] | None] = {}
-    for word in sorted(words):
-        for text, pieces in _starts(word):
-            known = merged.setdefault(text, set())
-            if pieces is None or known is None:
-                merged[text] = None
-            else:
-                known.update(pieces)
-    return tuple(
-        (text, None if pieces is None else frozenset(pieces)) for text, pieces in sorted(merged.items())
-    )
+class TextReading(NamedTuple):
+    """A text's tokens as read: the read words, the tokens [first, stop) each was read from (empty when
+    every token reads as written), and for each token the read word it begins (None: none does)."""
+
+    words: Sequence[str]
+    sources: Sequence[tuple[int, int]]
+    firsts: Sequence[int | None]
+
+    def before(self, stop: int) -> TextReading:
+        """The reading of the tokens before token `stop` alone (a sentence's end, say)."""
+        if not self.sources:
+            return TextReading(self.words[:stop], (), self.firsts)
+        limit = bisect_right(self.sources, stop, key=lambda source: source[1])
+        return TextReading(self.words[:limit], self.sources[:limit], self.firsts)
 
 
 class TokenizedText:
@@ -232,6 +225,64 @@ class TokenizedText:
         folded = self.folded.folded
         return tuple((_ASCII_TOKEN if folded.isascii() else _TOKEN).findall(folded))
 
+    @lazy
+    def _starts(self) -> list[int]:
+        """Where each token begins in the folded text: every letter or digit belongs to some token, so
+        each token is the first occurrence of its text after the previous one."""
+        find = self.folded.folded.find
+        starts: list[int] = []
+        position = 0
+        for word in self.words:
+            position = find(word, position)
+            starts.append(position)
+            position += len(word)
+        return starts
+
+    @lazy
+    def numbers_of(self) -> dict[str, list[int]]:
+        """For each token, and each contraction base (`we` of "we'll"), the numbers of the tokens that
+        are it or begin with it: where a pattern starting with that word may begin."""
+        numbers: dict[str, list[int]] = {}
+        for number, word in enumerate(self.words):
+            numbers.setdefault(word, []).append(number)
+            if "'" in word:
+                numbers.setdefault(word.partition("'")[0], []).append(number)
+        return numbers
+
+    @lazy
+    def reading(self) -> TextReading:
+        """The whole text read once with its contractions expanded (see `reading_of`), shared by every
+        pattern tried on it."""
+        words = self.words
+        expanded = reading_of(words)
+        if expanded is None:
+            return TextReading(words, (), range(len(words)))
+        read, sources = expanded
+        # The read word each token begins; none for the "not" of "can not" (read with "can" as "cannot").
+        firsts: list[int | None] = [None] * len(words)
+        for index in range(len(sources) - 1, -1, -1):
+            firsts[sources[index][0]] = index
+        return TextReading(read, sources, firsts)
+
+    def start_of(self, number: int) -> int:
+        """Where token `number` begins in the folded text."""
+        return self._starts[number]
+
+    def end_of(self, number: int) -> int:
+        """Where token `number` ends in the folded text."""
+        return self._starts[number] + len(self.words[number])
+
+    def number_at(self, offset: int) -> int | None:
+        """The number of the token beginning at this folded-text offset, if one does."""
+        starts = self._starts
+        number = bisect_left(starts, offset)
+        return number if number < len(starts) and starts[number] == offset else None
+
+    def numbers_within(self, begins: int, ends: int) -> range:
+        """The numbers of the tokens between these folded-text offsets (a sentence's bounds)."""
+        starts = self._starts
+        return range(bisect_left(starts, begins), bisect_left(starts, ends))
+
     def starts_token(self, offset: int) -> bool:
         """Whether a token begins at this offset of the folded text (not inside a word, not after an
         internal apostrophe, hyphen, or a dot or comma between digits)."""
@@ -252,70 +303,16 @@ class TokenizedText:
 
     def window(self, offset: int, count: int) -> tuple[list[str], list[tuple[int, int]]]:
         """Up to `count` tokens from a token start, with their (start, end) in the folded text."""
-        words = self.window_words(offset, count)
-        bounds: list[tuple[int, int]] = []
-        find = self.folded.folded.find
-        position = offset
-        for word in words:
-            start = find(word, position)
-            position = start + len(word)
-            bounds.append((start, position))
-        return words, bounds
-
-    def window_words(self, offset: int, count: int) -> list[str]:
-        """Up to `count` tokens from a token start (`window` without their places: a matcher needs
-        the places of the few tokens a match covers, found afterwards by `end_of`)."""
-        folded = self.folded.folded
-        pattern = _ASCII_TOKEN if folded.isascii() else _TOKEN
-        # Read a stretch likely to hold `count` tokens (one C-level findall); a token reaching the
-        # stretch's end may be cut short, so it counts only when more tokens follow it or the text ends.
-        size = WINDOW_CHARS_PER_TOKEN * count
-        while True:
-            end = offset + size
-            words: list[str] = pattern.findall(folded, offset, end)
-            if end >= len(folded):
-                return words[:count]
-            if len(words) > count:
-                return words[:count]
-            size *= 2
-
-    def end_of(self, offset: int, words: list[str], count: int) -> int:
-        """Where the first `count` of `words` (read by `window_words` from `offset`) end in the folded
-        text: every letter or digit belongs to some token, so each token is the first occurrence of its
-        text after the previous one."""
-        find = self.folded.folded.find
-        position = offset
-        for word in words[:count]:
-            position = find(word, position) + len(word)
-        return position
+        first = self.number_at(offset)
+        numbers = range(first, min(first + count, len(self.words))) if first is not None else range(0)
+        return [self.words[n] for n in numbers], [(self.start_of(n), self.end_of(n)) for n in numbers]
 
     def starts(self, first: frozenset[str]) -> list[int]:
-        """The indices of the tokens that are one of `first`, or whose contraction base is (`we` for
+        """The numbers of the tokens that are one of `first`, or whose contraction base is (`we` for
         "we'll"): where a pattern beginning with one of those words may start."""
-        words = self.words
-        found = [index for index, word in enumerate(words) if word in first]
-        if "'" in self.folded.folded:
-            bases = [i for i, word in enumerate(words) if "'" in word and word.split("'", 1)[0] in first]
-            if bases:
-                found = sorted({*found, *bases})
-        return found
-
-    def _bounds(self, count: int) -> list[tuple[int, int]]:
-        """The (start, end) in the folded text of at least the first `count` tokens, found as needed:
-        every letter or digit belongs to some token, so each token is the first occurrence of its
-        text after the previous one (one C-level find per token, only up to the tokens asked for)."""
-        bounds: list[tuple[int, int]] = self.__dict__.setdefault("_found_bounds", [])
-        if len(bounds) < count:
-            folded = self.folded.folded
-            find = folded.find
-            position = bounds[-1][1] if bounds else 0
-            for word in self.words[len(bounds) : count]:
-                start = find(word, position)
-                position = start + len(word)
-                bounds.append((start, position))
-        return bounds
+        numbers_of = self.numbers_of
+        return sorted({number for word in first for number in numbers_of.get(word, ())})
 
     def span(self, first: int, stop: int) -> Span:
         """The original span of tokens [first, stop)."""
-        bounds = self._bounds(stop)
-        return self.folded.span(bounds[first][0], bounds[stop - 1][1])
+        return self.folded.span(self.start_of(first), self.end_of(stop - 1))

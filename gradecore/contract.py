@@ -27,6 +27,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from gradecore.errors import SmithError
+
 SCHEMA_ID = "smith.conversation/v1"
 MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
 MAX_MESSAGES = 2_000
@@ -94,7 +96,7 @@ class Facts(BaseModel):
         return (self.model_extra or {}).get(key)
 
 
-class UnknownTimezone(ValueError):
+class UnknownTimezone(SmithError, ValueError):
     """A timezone that is not an IANA name: a property's tally runs in its local day."""
 
     def __init__(self, name: str) -> None:
@@ -260,7 +262,7 @@ def _error(path: str, message: str) -> PydanticCustomError:
     return PydanticCustomError("contract", "{path}: {message}", {"path": path, "message": message})
 
 
-class ContractViolation(Exception):
+class ContractViolation(SmithError):
     """A document that breaks the contract; `errors` are (JSON path, message) pairs."""
 
     def __init__(self, errors: list[tuple[str, str]]) -> None:

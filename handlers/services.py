@@ -10,9 +10,9 @@ from typing import Any
 from gradecore.store import Store
 from smith.listening.identity import Directory
 from smith.listening.inbox_writer import InboxWriter
+from smith.listening.membership import ChannelsOfPeople
 from smith.listening.processor import ActProcessor
 from smith.listening.viewer_locale import ViewerLocales
-from smith.membership import ChannelsOfPeople
 
 
 @dataclass

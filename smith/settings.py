@@ -17,6 +17,7 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from gradecore.db import DatabaseTimeouts
+from gradecore.errors import EX_CONFIG, SmithError
 
 PostMode = Literal["live", "dry_run", "off"]
 # Names the .env file to read instead of the working directory's `.env` (a service's /etc/smith/env, say).
@@ -25,9 +26,11 @@ LogFormat = Literal["text", "json"]
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
-class ConfigurationError(Exception):
+class ConfigurationError(SmithError):
     """Settings that cannot work together (SMITH_TRACKER=github without its repository, say): told in
     one line, naming the settings and never a value, before anything starts (exit 78, EX_CONFIG)."""
+
+    exit_code = EX_CONFIG
 
 
 _REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
@@ -177,7 +180,7 @@ class Settings(BaseSettings):
         return self.anthropic_api_key is not None
 
 
-class EnvFileMissing(Exception):
+class EnvFileMissing(SmithError):
     """SMITH_ENV_FILE names a file that is not there: an explicit choice is never silently ignored."""
 
 

@@ -112,6 +112,37 @@ def test_every_layer_is_checked() -> None:
     assert len(list(layer_modules(ROOT))) > 200  # the whole tree, not a corner of it
 
 
+# The rooms of `smith/` (docs/architecture.md, the map of rooms): a module that belongs to one concept
+# lives in that concept's package; the root holds only what every room shares.
+SMITH_ROOT_MODULES = frozenset(
+    {"__init__.py", "settings.py", "wiring.py", "ingest.py", "judging.py", "logs.py", "metrics.py"}
+)
+SMITH_ROOMS = frozenset(
+    {
+        "anonymizer",
+        "calibration",
+        "cli",
+        "regression_fixtures",
+        "leaks",
+        "listening",
+        "outbox",
+        "preview",
+        "reports",
+        "sweep",
+        "tickets",
+        "transports",
+        "web",
+    }
+)
+
+
+def test_the_root_of_smith_is_a_handful_of_modules_beside_its_rooms() -> None:
+    smith = ROOT / "smith"
+    assert {path.name for path in smith.glob("*.py")} == SMITH_ROOT_MODULES
+    packages = {path.parent.name for path in smith.glob("*/__init__.py")}
+    assert packages == SMITH_ROOMS
+
+
 def test_no_module_imports_upward() -> None:
     broken = upward_imports(ROOT)
     assert not broken, "imports against the direction of the layers:\n" + "\n".join(

@@ -5,8 +5,10 @@ from __future__ import annotations
 from sqlalchemy.exc import DisconnectionError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from gradecore.errors import SmithError
 
-class StoreError(Exception):
+
+class StoreError(SmithError):
     """Base of every error the store raises on purpose."""
 
 

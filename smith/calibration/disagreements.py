@@ -17,8 +17,8 @@ from typing import Any
 from gradecore.entities import GradeVerdict
 from gradecore.store import Store, agrees_with_machine, current_acts
 from gradecore.vocabulary import Level
-from smith.judged import judged_by_each
-from smith.sweep.anonymize import AnonymizationError, anonymize
+from smith.anonymizer.anonymize import AnonymizationError, anonymize
+from smith.listening.judged import judged_by_each
 
 NO_ENTRY = "—"  # a failure whose receipts name no rule entry (a threshold check)
 EXAMPLES_PER_ENTRY = 2
@@ -76,7 +76,8 @@ class EntryDisagreement:
 
 def judged_acts(store: Store, start: datetime, end: datetime) -> Iterator[Judged]:
     """The standing acts of the window that judged a failing grade, with the entries of the dimensions
-    each judges (smith.judged: a 👎 on the parent counts against the turn's rule that made the verdict)."""
+    each judges (smith.listening.judged: a 👎 on the parent counts against the turn's rule that made the
+    verdict)."""
     with store.unit() as unit:
         standing = [
             a for a in current_acts(unit.verdicts.since(start, end)) if a.machine_grade_at_time.get("level")

@@ -17,7 +17,7 @@ from pathlib import Path
 from cerebrus import Rules, grade
 from gradecore.store import Store
 from smith.calibration.stored import stored_conversations
-from smith.sweep.check import check_fixtures
+from smith.regression_fixtures.check import check_fixtures
 
 
 @dataclass

@@ -1,7 +1,10 @@
 """Turns the exceptions a user can cause into one line on stderr and an exit code.
 
-Only the declared user errors (`USER_ERRORS`) are one-line mistakes. Anything else, a `ValueError`
-included, is a bug in smith: it is told as one, with its traceback, and exits with EX_SOFTWARE.
+Every error Smith raises on purpose is a `SmithError` (gradecore/errors.py draws the tree), told in one
+line with the exit code it carries. Two kinds come from libraries: pydantic's `ValidationError` (a
+setting's value, exit 78) and SQLAlchemy's errors (told by kind, never by text). Anything else, a
+`ValueError` included, is a bug in smith: it is told as one, with its traceback, and exits with
+EX_SOFTWARE.
 """
 
 from __future__ import annotations
@@ -14,18 +17,18 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
+from gradecore.errors import EX_CONFIG, SmithError
+
 if TYPE_CHECKING:
     from sqlalchemy.exc import SQLAlchemyError
 
-# The errors below are named, not imported: importing their modules would load SQLAlchemy, pydantic and
-# the engine for every command, `smith --help` included (docs/operations.md, command start-up). An
-# exception can only be an instance of a class whose module is loaded, so an unloaded one is no match.
-_VALIDATION_ERROR = ("pydantic_core", "ValidationError")
-_DATABASE_ERROR = ("sqlalchemy.exc", "SQLAlchemyError")
-_INTERRUPTED = ("smith.cli.output", "Interrupted")
+__all__ = ["EX_CONFIG", "EX_SOFTWARE", "UserError", "one_line", "run_guarded", "tell", "violation_error"]
+
+# sysexits.h: an internal software error, distinct from a user's mistake (1) and a usage error (2).
+EX_SOFTWARE = 70
 
 
-class UserError(Exception):
+class UserError(SmithError):
     """A mistake in how smith was called; its message is the whole explanation, and `details` (each
     printed on a line of its own, indented) list what it is made of, such as every contract error."""
 
@@ -70,39 +73,11 @@ def violation_error(where: str, violation: BaseException, *, show_all: bool) -> 
     return UserError(f"{where}: {count} contract errors", lines)
 
 
-# The declared user errors: each is raised on purpose, with a message that is the whole explanation.
-USER_ERRORS: tuple[type[BaseException] | tuple[str, str], ...] = (
-    UserError,
-    ("gradecore.contract", "ContractViolation"),
-    ("cerebrus.rules", "RulesError"),
-    ("gradecore.db", "DatabaseError"),
-    ("gradecore.store.errors", "StoreError"),
-    ("smith.documents", "UnreadableInput"),
-    ("smith.startup", "StartupError"),
-    ("smith.settings", "EnvFileMissing"),
-    ("gradecore.contract", "UnknownTimezone"),
-)
-_CONFIGURATION_ERROR = ("smith.settings", "ConfigurationError")
-# sysexits.h: an internal software error, distinct from a user's mistake (1) and a usage error (2).
-EX_SOFTWARE = 70
-# sysexits.h: a mistake in the configuration (a setting's value, or settings that do not fit together).
-EX_CONFIG = 78
-
-
-def is_kind(exc: BaseException, kind: type[BaseException] | tuple[str, str]) -> bool:
-    """`isinstance`, with a class given as (module, name) looked up only if its module is loaded."""
-    if isinstance(kind, tuple):
-        module = sys.modules.get(kind[0])
-        found = getattr(module, kind[1], None) if module is not None else None
-        return isinstance(found, type) and isinstance(exc, found)
-    return isinstance(exc, kind)
-
-
 def one_line(exc: BaseException) -> str:
-    if is_kind(exc, _VALIDATION_ERROR):  # settings from the environment
-        from pydantic import ValidationError
+    # Imported on the way out, once something failed: `--help` never loads pydantic.
+    from pydantic import ValidationError
 
-        assert isinstance(exc, ValidationError)
+    if isinstance(exc, ValidationError):  # settings from the environment
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         return f"invalid setting {where}: {first['msg']}"
@@ -141,33 +116,32 @@ def run_guarded(app: typer.Typer) -> int:
     except KeyboardInterrupt:
         print("smith: interrupted", file=sys.stderr)
         return 130
+    except SmithError as exc:
+        if isinstance(exc, UserError):
+            tell(exc)
+        else:
+            print(f"smith: {one_line(exc)}", file=sys.stderr)
+        return exc.exit_code
     except Exception as exc:
-        if is_kind(exc, _INTERRUPTED):  # a long job's Ctrl-C: what was done, and what a rerun does
-            print(f"smith: {exc}", file=sys.stderr)
-            return 130
-        told = _tell(exc)
+        told = _library_error(exc)
         if told is None:
             traceback.print_exc(file=sys.stderr)
             print("smith: internal error: this is a bug in smith, not in how it was called", file=sys.stderr)
             return EX_SOFTWARE
-        if isinstance(exc, UserError):
-            tell(exc)
-        else:
-            print(f"smith: {told[0]}", file=sys.stderr)
+        print(f"smith: {told[0]}", file=sys.stderr)
         return told[1]
     return outcome if isinstance(outcome, int) else 0  # typer.Exit(n) comes back as n
 
 
-def _tell(exc: Exception) -> tuple[str, int] | None:
-    """The line and exit code for an exception a user can cause; None for any other."""
-    if is_kind(exc, _VALIDATION_ERROR) or is_kind(exc, _CONFIGURATION_ERROR):
-        return one_line(exc), EX_CONFIG
-    if any(is_kind(exc, kind) for kind in USER_ERRORS):
-        return one_line(exc), 1
-    if is_kind(exc, _DATABASE_ERROR):
-        from sqlalchemy.exc import SQLAlchemyError
+def _library_error(exc: Exception) -> tuple[str, int] | None:
+    """The line and exit code for a library's error a user can cause; None for any other. Imported on
+    the way out: a command that never loaded pydantic or SQLAlchemy cannot have raised their errors."""
+    from pydantic import ValidationError
+    from sqlalchemy.exc import SQLAlchemyError
 
-        assert isinstance(exc, SQLAlchemyError)
+    if isinstance(exc, ValidationError):
+        return one_line(exc), EX_CONFIG
+    if isinstance(exc, SQLAlchemyError):
         return database_failure(exc), 1
     return None
 

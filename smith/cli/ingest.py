@@ -14,7 +14,7 @@ from smith.cli.output import progress
 
 if TYPE_CHECKING:
     from gradecore.contract import Conversation
-    from smith.documents import ParsedDocument
+    from smith.cli.documents import ParsedDocument
     from smith.ingest import Ingestor, IngestResult
 
 # The contract, the store and the judge load inside the command (docs/operations.md, command start-up).
@@ -29,7 +29,7 @@ def ingest(
     """Validate and store conversation documents (identical re-sends are no-ops)."""
     import asyncio
 
-    from smith.documents import read_documents
+    from smith.cli.documents import read_documents
 
     documents = read_documents(sources)
     if len(documents) == 1 and documents[0].violation is not None:

@@ -42,7 +42,7 @@ def tally(
     if day and since:
         raise UserError("--date and --since choose the days in two ways: give one of them")
     from gradecore.entities import utcnow
-    from smith.tally import compose_tally, queue_tally
+    from smith.reports.tally import compose_tally, queue_tally
     from smith.transports.render import render_payload
 
     listed: list[dict[str, object]] = []
@@ -125,7 +125,7 @@ def fixtures_check() -> None:
     """Re-grade every calibration fixture with the current engine; exit 1 if any disagrees."""
     from rich.console import Console
 
-    from smith.sweep.check import check_fixtures, fixture_paths
+    from smith.regression_fixtures.check import check_fixtures, fixture_paths
 
     directory = settings().fixtures_dir
     resume = "nothing is written by a check; rerun it to check them all"

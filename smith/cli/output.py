@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from gradecore.errors import SmithError
+
 if TYPE_CHECKING:
     from rich.table import Table
 
@@ -16,8 +18,10 @@ if TYPE_CHECKING:
 # (docs/operations.md, command start-up).
 
 
-class Interrupted(Exception):
+class Interrupted(SmithError):
     """Ctrl-C during a long job: the message says what was done and what a rerun does."""
+
+    exit_code = 130  # as a shell reports a process ended by SIGINT
 
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON (one array of objects) instead")]

@@ -25,7 +25,7 @@ def preview(
     import asyncio
     import webbrowser
 
-    from smith.documents import read_documents
+    from smith.cli.documents import read_documents
     from smith.preview.build import build_preview
     from smith.preview.page import render_page
 

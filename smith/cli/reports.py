@@ -27,9 +27,9 @@ def digest(
     import asyncio
 
     from gradecore.entities import utcnow
-    from smith.digest import compose_digest, iso_week
     from smith.outbox.keys import digest_key
     from smith.outbox.queue import Draft, queue_one
+    from smith.reports.digest import compose_digest, iso_week
     from smith.transports.render import render_payload
 
     triage = settings().triage_channel
@@ -53,7 +53,7 @@ def digest(
 
 async def _judge_drift(store: Store) -> list[str] | None:
     """The judge drift lines, as the scheduler measures them; None (judge lane off) without a judge."""
-    from smith.judge_drift import measure_drift
+    from smith.reports.judge_drift import measure_drift
     from smith.wiring import build_judge_lane
 
     async with build_judge_lane(settings(), rules()) as lane:
@@ -72,7 +72,7 @@ def home(
 ) -> None:
     """Print what this person's App Home tab shows now."""
     from blocks.home import build_home_view
-    from smith.home import home_for
+    from smith.listening.home import home_for
     from smith.transports.render import render_payload
 
     store = open_store()

@@ -24,7 +24,7 @@ def demo(
 
     from rich.console import Console
 
-    from smith.demo import CORRECTION, run_demo, summary_table, write_preview
+    from smith.cli.demo import CORRECTION, run_demo, summary_table, write_preview
 
     console = Console()
     console.rule("Agent Smith demo · dry run: posts are shown here, nothing is sent to Slack")
@@ -71,8 +71,8 @@ def grade(
     from rich.console import Console
 
     from cerebrus import grade as grade_conversation
-    from smith.documents import read_documents
-    from smith.grade_report import print_grade
+    from smith.cli.documents import read_documents
+    from smith.cli.grade_report import print_grade
 
     documents = read_documents(sources)
     console = Console()

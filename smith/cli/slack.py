@@ -26,7 +26,7 @@ def manifest(
     """Print the Slack app manifest (JSON) to create the app in one step."""
     from urllib.parse import urlsplit
 
-    from smith.manifest import build_manifest
+    from smith.cli.manifest import build_manifest
 
     if not socket_mode and url is None:
         raise UserError("give --url https://your-host (HTTP mode) or --socket-mode")
@@ -72,7 +72,7 @@ def agreement(
 ) -> None:
     """Agreement between staff and Smith: share agreeing (👎 included) and Cohen's κ (4 levels and
     pass/not-pass) over the acts naming a level, with their number."""
-    from smith.meaning_reads import agreement_counts, overall
+    from smith.reports.meaning_reads import agreement_counts, overall
 
     start, end = window(since)
     with open_store().unit() as unit:

@@ -16,8 +16,8 @@ from gradecore.store import Store, StoreError
 from smith.listening.identity import Directory, DirectoryUnavailable, resolve
 from smith.listening.link_command import UnclearLink, parse_link_text
 from smith.listening.linking import LinkRefused, link_identity
-from smith.membership import ChannelsOfPeople, MembershipUnavailable
-from smith.stats import window_stats
+from smith.listening.membership import ChannelsOfPeople, MembershipUnavailable
+from smith.reports.stats import window_stats
 
 STATS_WINDOW = timedelta(days=30)
 

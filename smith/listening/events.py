@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from smith.corrections import reply_text
+from smith.listening.corrections import reply_text
 
 THUMBS = {"+1": "up", "thumbsup": "up", "-1": "down", "thumbsdown": "down"}
 # Message subtypes that are people writing; anything else (joins, bot messages, …) is not a reply.

@@ -14,9 +14,9 @@ from slack_sdk.models.views import View
 from blocks.home import build_home_view
 from gradecore.entities import User
 from gradecore.store import Store
-from smith.home import home_for
+from smith.listening.home import home_for
 from smith.listening.identity import Directory, DirectoryUnavailable, resolve
-from smith.membership import ChannelsOfPeople, MembershipUnavailable
+from smith.listening.membership import ChannelsOfPeople, MembershipUnavailable
 
 log = logging.getLogger(__name__)
 

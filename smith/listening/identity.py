@@ -16,6 +16,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.exc import IntegrityError
 
 from gradecore.entities import User
+from gradecore.errors import SmithError
 from gradecore.store import Store
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,7 @@ log = logging.getLogger(__name__)
 _NO_SUCH_USER = {"user_not_found", "user_not_visible"}
 
 
-class DirectoryUnavailable(Exception):
+class DirectoryUnavailable(SmithError):
     """users.info could not answer now; the event stays in the inbox and the sweep tries again."""
 
 

@@ -16,6 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from gradecore.errors import SmithError
 from gradecore.store import Store
 from smith.metrics import ACKS
 
@@ -23,7 +24,7 @@ _Entry = tuple[str, str, dict[str, Any], "asyncio.Future[bool]"]
 DEFAULT_DEADLINE_SECONDS = 2.0
 
 
-class InboxUnavailable(Exception):
+class InboxUnavailable(SmithError):
     """The event could not be recorded in time: it must not be acked (Slack will deliver it again)."""
 
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gradecore.store import Unit
-from smith.acts import HumanAct, Signal
-from smith.corrections import parse_correction
+from smith.listening.acts import HumanAct, Signal
+from smith.listening.corrections import parse_correction
 from smith.listening.events import Ignored, ReactionEvent, ReplyDeleted, ReplyEvent, parse_event
 from smith.listening.locating import LatestGrades, Locator
 from smith.listening.modal import ModalSubmission, UnreadableSubmission, out_of_date

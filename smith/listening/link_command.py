@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from blocks import texts
+from gradecore.errors import SmithError
 
 _MENTION = re.compile(r"<@([UW][A-Z0-9]+)(?:\|[^>]*)?>")
 _EMAIL = re.compile(r"<mailto:([^|>]+)(?:\|[^>]*)?>|(\S+@\S+)")
@@ -30,7 +31,7 @@ class LinkRequest:
 _FORCE = re.compile(r"(?<!\S)(?:--|—|–)force(?!\S)")
 
 
-class UnclearLink(Exception):
+class UnclearLink(SmithError):
     """The text does not name one Slack account and one address; the message says how to write it."""
 
 

@@ -11,8 +11,9 @@ from typing import Literal
 
 from blocks import texts
 from gradecore.entities import User
+from gradecore.errors import SmithError
 from gradecore.store import Store
-from smith.acts import HumanAct, record_act
+from smith.listening.acts import HumanAct, record_act
 from smith.outbox.reviewed import refresh_reviewed_lines
 
 
@@ -23,7 +24,7 @@ class LinkResult:
     replaced: str | None = None  # the e-mail of the User the Slack account was linked to before
 
 
-class LinkRefused(Exception):
+class LinkRefused(SmithError):
     """The link would give a Slack account to someone who must not have it this way (one line)."""
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from gradecore.store import Unit
 from gradecore.store.outbox import PostRef
-from smith.acts import ItemType, Target
+from smith.listening.acts import ItemType, Target
 
 _TURN_REFERENCE = re.compile(r"\bturno?\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
 

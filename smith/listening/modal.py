@@ -24,10 +24,11 @@ from blocks.correction import (
     CorrectedItem,
     build_correction_view,
 )
+from gradecore.errors import SmithError
 from gradecore.principles import normalise_tag
 from gradecore.store import Store, Unit
 from gradecore.vocabulary import Level
-from smith.acts import HumanAct, ItemType, Target
+from smith.listening.acts import HumanAct, ItemType, Target
 from smith.listening.events import ButtonValue, storable
 from smith.listening.inbox_writer import InboxUnavailable, InboxWriter
 
@@ -66,7 +67,7 @@ def _view_for(store: Store, value: ButtonValue, channel: str, message_ts: str) -
         )
 
 
-class UnreadableSubmission(ValueError):
+class UnreadableSubmission(SmithError, ValueError):
     """A view submission that is not one of Smith's correction modals as Smith built it."""
 
 

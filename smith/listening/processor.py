@@ -36,7 +36,7 @@ from smith.listening.batch import NOT_A_MEMBER, Job, Unlinked, outside_the_chann
 from smith.listening.identity import Directory, DirectoryUnavailable, Resolution, resolve
 from smith.listening.interpret import PlannedAct
 from smith.listening.locating import Locator
-from smith.membership import ChannelsOfPeople, MembershipUnavailable
+from smith.listening.membership import ChannelsOfPeople, MembershipUnavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -14,7 +14,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from blocks.copydeck import CopyDeck, deck_for
 from gradecore.entities import PendingAct
 from gradecore.store import Unit
-from smith.acts import HumanAct, record_act
+from smith.listening.acts import HumanAct, record_act
 from smith.listening.identity import Resolution
 from smith.listening.interpret import PlannedAct
 from smith.listening.notify import queue_ephemeral

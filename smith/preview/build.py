@@ -20,14 +20,14 @@ from gradecore.contract import ContractViolation, Conversation
 from gradecore.db import create_db_engine, upgrade
 from gradecore.entities import utcnow
 from gradecore.store import Store
-from smith.digest import compose_digest, iso_week
-from smith.documents import ParsedDocument
-from smith.home import home_for
+from smith.cli.documents import ParsedDocument
 from smith.ingest import IngestResult
+from smith.listening.home import home_for
 from smith.outbox import Relay, RelayConfig
 from smith.preview.workspace import InMemorySlack
+from smith.reports.digest import compose_digest, iso_week
+from smith.reports.tally import compose_tally
 from smith.settings import Settings
-from smith.tally import compose_tally
 from smith.wiring import build_ingestor
 
 # The relay paces nothing here: no Slack is on the other end to be kind to.

@@ -9,7 +9,7 @@ The sweep only proposes; it edits no rule and no prompt.
 
 Routing is per dimension (docs/verdicts.md): the fixture's kind follows the act's `error_class` (the
 headline's owner), and an agreeing act also confirms the signature of every *ours* dimension it
-judges (smith.judged), so an ours failure under a Clara headline still becomes a ticket.
+judges (smith.listening.judged), so an ours failure under a Clara headline still becomes a ticket.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from pydantic import JsonValue
 
 from gradecore.entities import Fixture, GradeVerdict, utcnow
 from gradecore.store import Store, Unit, agrees_with_machine, current_acts
-from smith.judged import judged_by
-from smith.sweep.anonymize import anonymize
-from smith.sweep.fixture_format import build_fixture, fixture_file
-from smith.sweep.leaks import LeakWatchlist, describe_leaks, find_leaks
+from smith.anonymizer.anonymize import anonymize
+from smith.leaks.scan import LeakWatchlist, describe_leaks, find_leaks
+from smith.listening.judged import judged_by
+from smith.regression_fixtures.format import build_fixture, fixture_file
 from smith.tickets.occurrences import (
     confirmation_rows,
     ensure_signature,
@@ -223,8 +223,8 @@ def draft_fixture(unit: Unit, verdict: GradeVerdict) -> Draft:
 
 
 def _confirmed_dimensions(unit: Unit, verdict: GradeVerdict) -> list[dict[str, Any]]:
-    """The failing dimensions an act confirms: those it judges (smith.judged), when it agrees with the
-    machine (a 👍, or a correction to the machine's own level); none when it disagrees."""
+    """The failing dimensions an act confirms: those it judges (smith.listening.judged), when it agrees
+    with the machine (a 👍, or a correction to the machine's own level); none when it disagrees."""
     machine = verdict.machine_grade_at_time.get("level")
     if not agrees_with_machine(verdict.signal, verdict.expected_level, machine):
         return []

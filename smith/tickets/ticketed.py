@@ -17,7 +17,7 @@ from sqlmodel import col, select
 from blocks.copydeck import CopyDeck, deck_for
 from gradecore.entities import MachineGrade, SlackPost, TicketOccurrence, utcnow
 from gradecore.store import Unit
-from smith.judged import turns_in_force
+from smith.listening.judged import turns_in_force
 from smith.outbox.reviewed import latest_message, queue_edit
 from smith.tickets.filed import tickets_by_check
 

@@ -13,10 +13,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
+from gradecore.errors import SmithError
 from smith.tickets.render import TicketContent, marker
 
 
-class TrackerError(Exception):
+class TrackerError(SmithError):
     """The tracker could not be reached or refused the operation; the sync retries on its next run."""
 
 

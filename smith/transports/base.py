@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from gradecore.errors import SmithError
+
 Payload = dict[str, Any]  # {"text": …, "blocks": […], "metadata": {"event_type": …, "event_payload": {…}}}
 
 
-class DeliveryFailure(Exception):
+class DeliveryFailure(SmithError):
     """Base of the failures a transport reports."""
 
 

@@ -13,8 +13,8 @@ from sqlalchemy import insert
 
 from gradecore.entities import GradeVerdict, MachineGrade, User
 from gradecore.store import Store, Unit, agrees_with_machine, current_acts
-from smith.meaning_reads import agreement_counts
-from smith.stats import WindowStats, window_stats, window_stats_by_property
+from smith.reports.meaning_reads import agreement_counts
+from smith.reports.stats import WindowStats, window_stats, window_stats_by_property
 from tests.gradecore.rows import BASE_TIME, machine_grade, verdict
 
 LEVELS = ("pass", "repair", "hold", "block")

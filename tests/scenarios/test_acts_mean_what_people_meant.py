@@ -22,8 +22,8 @@ from gradecore.contract import parse_conversation
 from gradecore.entities import Fixture, GradeVerdict, SlackPost, TicketSignature, utcnow
 from gradecore.grade_rows import frozen_copy
 from gradecore.store.errors import PropertyChanged
-from smith.digest import digest_sections
 from smith.outbox.reviewed import EDIT_INTERVAL
+from smith.reports.digest import digest_sections
 from smith.sweep.job import run_sweep
 from smith.tickets.tracker import MarkdownTracker
 from tests.conftest import load_demo

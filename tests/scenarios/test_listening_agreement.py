@@ -9,7 +9,7 @@ from sqlalchemy import Engine
 
 from gradecore.entities import utcnow
 from gradecore.vocabulary import Level
-from smith.meaning_reads import agreement_counts
+from smith.reports.meaning_reads import agreement_counts
 from tests.scenarios.listening import Scene, running_scene
 
 

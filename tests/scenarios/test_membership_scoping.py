@@ -11,7 +11,7 @@ from sqlalchemy import Engine
 from blocks import texts
 from gradecore.contract import parse_conversation
 from smith.listening.batch import NOT_A_MEMBER
-from smith.membership import MembershipUnavailable, PeopleInChannels
+from smith.listening.membership import MembershipUnavailable, PeopleInChannels
 from tests.conftest import load_demo
 from tests.fakes.slack_api import FakeSlack
 from tests.fakes.slack_state import User

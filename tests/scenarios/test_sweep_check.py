@@ -18,7 +18,7 @@ import pytest
 from cerebrus import load_rules
 from gradecore.store import Store
 from gradecore.vocabulary import Level
-from smith.sweep.check import check_fixtures
+from smith.regression_fixtures.check import check_fixtures
 from smith.sweep.job import run_sweep
 from tests.scheduling.world import LAMPLITER, OAKRIDGE, add_grader, demo, ingest, react
 

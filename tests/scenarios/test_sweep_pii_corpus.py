@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gradecore.store import Store
 from gradecore.vocabulary import Level
-from smith.sweep import LeakWatchlist, find_leaks
+from smith.leaks import LeakWatchlist, find_leaks
 from smith.sweep.job import run_sweep
 from tests.scenarios.pii_corpus import CLASSES, Planted, leaked_items, pii_corpus
 from tests.scenarios.sweep_world import MORNING

@@ -16,7 +16,7 @@ from gradecore.contract import parse_conversation
 from gradecore.store import Store
 from gradecore.vocabulary import Level
 from scheduler import JobConfig, Jobs
-from smith.digest import digest_sections
+from smith.reports.digest import digest_sections
 from smith.sweep.job import PARK_AFTER_ATTEMPTS, run_sweep
 from smith.web.health import DatabaseProbe
 from tests.conftest import load_demo

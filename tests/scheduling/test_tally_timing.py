@@ -11,7 +11,7 @@ import pytest
 
 from gradecore.store import Store
 from scheduler import JobConfig, Jobs
-from smith.tally import due_at, latest_due_day, local_day_bounds
+from smith.reports.tally import due_at, latest_due_day, local_day_bounds
 from tests.scheduling.world import set_property, tally_posts
 
 NINE = time(9, 0)

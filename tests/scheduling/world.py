@@ -1,5 +1,5 @@
 """A small real world for the scheduled jobs: properties, demo conversations ingested at chosen moments,
-and human acts recorded through `smith.acts.record_act`, exactly as the listener records them.
+and human acts recorded through `smith.listening.acts.record_act`, exactly as the listener records them.
 
 Time is moved with time-machine, so the grades' and verdicts' own `created_at` (gradecore.entities.utcnow)
 land on the day a test means.
@@ -21,8 +21,8 @@ from gradecore.contract import Conversation, parse_conversation
 from gradecore.entities import Fixture, GradeVerdict, JobRun, SlackPost
 from gradecore.store import Store
 from gradecore.vocabulary import Level
-from smith.acts import HumanAct, ItemType, Signal, Target, record_act
 from smith.ingest import Ingestor
+from smith.listening.acts import HumanAct, ItemType, Signal, Target, record_act
 from tests.conftest import load_demo
 
 LAMPLITER = "lampliter-unbacked-promise"  # block: turn t1 promises arrival instructions not on file

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from gradecore.vocabulary import Level
-from smith.agreement import (
+from smith.reports.agreement import (
     AgreementAct,
     AgreementRow,
     LevelPair,

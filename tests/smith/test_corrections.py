@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gradecore.vocabulary import Level
-from smith.corrections import Correction, parse_correction, reply_text, text_from_blocks
+from smith.listening.corrections import Correction, parse_correction, reply_text, text_from_blocks
 
 P, R, H, B = Level.PASS, Level.REPAIR, Level.HOLD, Level.BLOCK
 

@@ -10,7 +10,7 @@ from cerebrus import check_ids
 from gradecore.store import Store
 from gradecore.vocabulary import Level
 from scheduler import JobConfig, Jobs
-from smith.digest import Section, digest_sections
+from smith.reports.digest import Section, digest_sections
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.scheduling.world import (
     BIRCHWOOD_RENT,

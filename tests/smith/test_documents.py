@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gradecore.contract import MAX_NESTING_DEPTH
-from smith.documents import UnreadableInput, parse_documents
+from smith.cli.documents import UnreadableInput, parse_documents
 
 
 @pytest.mark.parametrize("depth", [990, 50_000])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from smith.manifest import build_manifest
+from smith.cli.manifest import build_manifest
 
 
 def test_the_home_tab_and_its_event_are_in_the_manifest() -> None:

@@ -11,7 +11,7 @@ from gradecore.store import Store
 from gradecore.store.outbox import PENDING, UNROUTED
 from scheduler import JobConfig, Jobs
 from smith.ingest import Ingestor
-from smith.tally import compose_tally, queue_tally
+from smith.reports.tally import compose_tally, queue_tally
 from tests.scheduling.world import (
     CAMELLIA_DOUBLE,
     CAMELLIA_LANGUAGE,

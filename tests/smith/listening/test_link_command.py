@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from blocks import texts
+from smith.cli.manifest import build_manifest
 from smith.listening.link_command import LinkRequest, UnclearLink, parse_link_text
-from smith.manifest import build_manifest
 
 
 @pytest.mark.parametrize("socket_mode", [True, False])

@@ -9,7 +9,8 @@ from typing import Any
 from pydantic import JsonValue
 
 from gradecore.contract import Conversation, parse_conversation, validate_conversation
-from smith.sweep import AnonymizedConversation, FixtureKind, anonymize, build_fixture, fixture_file
+from smith.anonymizer import AnonymizedConversation, anonymize
+from smith.regression_fixtures import FixtureKind, build_fixture, fixture_file
 
 DEMO_DATA = Path(__file__).resolve().parents[3] / "smith" / "demo_data"
 CREATED = datetime(2026, 7, 18, 3, 0, tzinfo=UTC)

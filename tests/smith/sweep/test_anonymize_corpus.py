@@ -9,15 +9,9 @@ from dataclasses import dataclass
 import pytest
 
 from gradecore.contract import Conversation, parse_conversation, validate_conversation
-from smith.sweep import (
-    AnonymizedConversation,
-    FixtureKind,
-    LeakWatchlist,
-    anonymize,
-    find_leaks,
-    fixture_bytes,
-    fixture_file,
-)
+from smith.anonymizer import AnonymizedConversation, anonymize
+from smith.leaks import LeakWatchlist, find_leaks
+from smith.regression_fixtures import FixtureKind, fixture_bytes, fixture_file
 from tests.smith.sweep.corpus import Generated, corpus
 from tests.smith.sweep.helpers import fixture_from
 

@@ -11,16 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from smith.sweep import (
+from smith.anonymizer import anonymize
+from smith.regression_fixtures import (
     FixtureFormatError,
-    anonymize,
     build_fixture,
     fixture_bytes,
     fixture_file,
     fixture_hash,
     load_fixture,
 )
-from smith.sweep.fixture_format import item_stem
+from smith.regression_fixtures.format import item_stem
 from tests.profiles import examples
 from tests.smith.sweep.helpers import CREATED, demo, fixture_from
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from gradecore.contract import Conversation
-from smith.sweep import LeakWatchlist, find_leaks
-from smith.sweep.identifiers import dni_valid, iban_valid, luhn_valid
+from smith.anonymizer.identifiers import dni_valid, iban_valid, luhn_valid
+from smith.leaks import LeakWatchlist, find_leaks
 from tests.smith.sweep.helpers import one_message, written_fixture
 
 

@@ -12,7 +12,8 @@ import json
 import pytest
 
 from gradecore.contract import Conversation, validate_conversation
-from smith.sweep import LeakWatchlist, anonymize, find_leaks
+from smith.anonymizer import anonymize
+from smith.leaks import LeakWatchlist, find_leaks
 from tests.smith.sweep.helpers import one_message, written_fixture
 
 

@@ -8,8 +8,10 @@ import uuid
 
 import pytest
 
-import smith.sweep.scrubber
-from smith.sweep import LeakWatchlist, anonymize, describe_leaks, find_leaks, fixture_bytes, fixture_file
+import smith.anonymizer.scrubber
+from smith.anonymizer import anonymize
+from smith.leaks import LeakWatchlist, describe_leaks, find_leaks
+from smith.regression_fixtures import fixture_bytes, fixture_file
 from tests.smith.sweep.helpers import demo, fixture_from
 
 NOBODY = LeakWatchlist()
@@ -125,7 +127,7 @@ def test_a_name_the_watchlist_gains_is_found_in_a_clean_fixture() -> None:
 
 def test_a_fixture_from_a_broken_anonymizer_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     # Simulate an anonymizer that stopped finding phone numbers in texts.
-    monkeypatch.setattr(smith.sweep.scrubber, "find_phones", lambda text, own: [])
+    monkeypatch.setattr(smith.anonymizer.scrubber, "find_phones", lambda text, own: [])
     original = demo("camellia-double-send")
     fixture = fixture_from(anonymize(original, up_to_turn="t1"), original, turn_id="t1")
     leaks = find_leaks(fixture_file(fixture).payload.decode(), LeakWatchlist.from_conversation(original))

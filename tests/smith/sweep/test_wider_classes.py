@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from smith.sweep.leaks import LeakWatchlist, find_leaks
-from smith.sweep.obfuscated_emails import find_obfuscated_emails
-from smith.sweep.places import find_places
-from smith.sweep.spoken_numbers import find_spoken_numbers
-from smith.sweep.strangers import find_mentioned_names
+from smith.anonymizer.obfuscated_emails import find_obfuscated_emails
+from smith.anonymizer.places import find_places
+from smith.anonymizer.spoken_numbers import find_spoken_numbers
+from smith.anonymizer.strangers import find_mentioned_names
+from smith.leaks.scan import LeakWatchlist, find_leaks
 
 
 @pytest.mark.parametrize(

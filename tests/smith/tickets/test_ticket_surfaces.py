@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from gradecore.store import Store
 from scheduler import JobConfig, Jobs
 from smith.cli.errors import one_line
-from smith.digest import digest_sections
+from smith.reports.digest import digest_sections
 from smith.settings import Settings
 from smith.sweep.job import run_sweep
 from smith.tickets import TrackerSettingsError, build_tracker

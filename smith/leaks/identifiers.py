@@ -1,8 +1,8 @@
 """The leak scan's check for identifiers: cards, SSNs/ITINs, birth dates, bank numbers, IBANs, id documents.
 
-It looks for the same classes as the anonymizer's `smith/sweep/identifiers.py` (docs/fixtures.md: the two must
-agree in what they look for) but shares no code with it: the text is cut into words, runs of digit
-groups are put back together word by word, and each class is judged on those runs with its own
+It looks for the same classes as the anonymizer's `smith/anonymizer/identifiers.py` (docs/fixtures.md:
+the two must agree in what they look for) but shares no code with it: the text is cut into words,
+runs of digit groups are put back together word by word, and each class is judged on those runs with its own
 arithmetic (the Luhn sum and the IBAN remainder are computed here again, differently).
 
 - card: a run of 13–19 digits starting 2–6 whose Luhn sum is a multiple of ten.

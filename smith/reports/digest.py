@@ -19,7 +19,7 @@ from cerebrus.checks.tools_succeeded import RECOVERED_ENTRY
 from gradecore.store import Store, Unit
 from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
 from smith.outbox.keys import digest_key
-from smith.stats import WindowStats, total_stats, window_stats, window_stats_by_property
+from smith.reports.stats import WindowStats, total_stats, window_stats, window_stats_by_property
 
 WEEK = timedelta(days=7)
 QUIET_CHECK_WINDOW = timedelta(days=30)

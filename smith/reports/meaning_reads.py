@@ -15,8 +15,8 @@ from gradecore.entities import GradeVerdict
 from gradecore.store import Unit, agrees_with_machine, current_acts
 from gradecore.store.windows import NO_CHECK
 from gradecore.vocabulary import Level
-from smith.agreement import AgreementRow, LevelPair, agreement_table_from_counts
-from smith.judged import judged_by_each
+from smith.listening.judged import judged_by_each
+from smith.reports.agreement import AgreementRow, LevelPair, agreement_table_from_counts
 
 AgreementKey = Literal["grader", "check", "property"]
 
@@ -41,7 +41,8 @@ class AgreementCounts:
 def agreement_counts(unit: Unit, start: datetime, end: datetime, by: AgreementKey) -> AgreementCounts:
     """Per group, the standing acts made in [start, end) that judge a grade. The database counts them
     (docs/query-plans.md) by grader and property. By check, each act counts under every check it
-    judges (smith.judged: a 👎 on the parent counts against the turn's check that made the verdict)."""
+    judges (smith.listening.judged: a 👎 on the parent counts against the turn's check that made the
+    verdict)."""
     if by == "check":
         return _by_judged_check(unit, start, end)
     graders = {str(user.id): user.email for user in unit.users.list()} if by == "grader" else {}

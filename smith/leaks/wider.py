@@ -30,8 +30,8 @@ from typing import Literal
 import usaddress
 from text_to_num import alpha2digit
 
-from smith.sweep.given_names import is_given_name
-from smith.sweep.pseudonyms import FIRST_NAMES, LAST_NAMES
+from smith.anonymizer.given_names import is_given_name
+from smith.anonymizer.pseudonyms import FIRST_NAMES, LAST_NAMES
 
 __all__ = ["WiderLeak", "fold_token", "wider_leaks"]
 

@@ -27,9 +27,9 @@ from smith.listening.identity import SlackProfile
 from smith.listening.processor import ActProcessor
 from smith.outbox import Relay, RelayConfig, RelayStats
 from smith.outbox.keys import parent_key, turn_key
+from smith.reports.tally import compose_tally
 from smith.settings import Settings
 from smith.sweep.job import SweepReport, run_sweep
-from smith.tally import compose_tally
 from smith.tickets.tracker import MarkdownTracker
 from smith.transports.render import render_payload
 from smith.wiring import build_ingestor, build_transport
@@ -81,7 +81,7 @@ def bundled_conversations() -> list[Conversation]:
 
 async def write_preview(workdir: Path, settings: Settings, rules: Rules) -> Path:
     """The bundled examples' posts as one HTML page (`smith preview`), beside the demo's database."""
-    from smith.documents import ParsedDocument
+    from smith.cli.documents import ParsedDocument
     from smith.preview.build import build_preview
     from smith.preview.page import render_page
 

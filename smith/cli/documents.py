@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gradecore.contract import ContractViolation, Conversation, parse_conversation, validate_conversation
+from gradecore.errors import SmithError
 
 
-class UnreadableInput(Exception):
+class UnreadableInput(SmithError):
     """The input could not be read at all (missing file, not JSON)."""
 
 

@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pydantic import JsonValue
 
 from cerebrus.text import FoldedText, fold
-from smith.sweep.identifiers import IDENTIFIER_PLACEHOLDERS, IdentifierKind, find_identifiers
-from smith.sweep.obfuscated_emails import find_obfuscated_emails
-from smith.sweep.phones import fake_number, field_pattern, find_phones, phone_key
-from smith.sweep.places import PLACE_KEYS, PlaceKind, find_places, place_key
-from smith.sweep.pseudonyms import Pseudonym, stranger_pseudonym
-from smith.sweep.spoken_numbers import find_spoken_numbers
-from smith.sweep.strangers import find_mentioned_names
+from smith.anonymizer.identifiers import IDENTIFIER_PLACEHOLDERS, IdentifierKind, find_identifiers
+from smith.anonymizer.obfuscated_emails import find_obfuscated_emails
+from smith.anonymizer.phones import fake_number, field_pattern, find_phones, phone_key
+from smith.anonymizer.places import PLACE_KEYS, PlaceKind, find_places, place_key
+from smith.anonymizer.pseudonyms import Pseudonym, stranger_pseudonym
+from smith.anonymizer.spoken_numbers import find_spoken_numbers
+from smith.anonymizer.strangers import find_mentioned_names
 
 CODE_PLACEHOLDER = "0000"
 _EMAIL = re.compile(r"(?<![\w.%+\-])[\w.%+\-]+@[\w\-]+(?:\.[\w\-]+)*")  # starts at a run's start: linear

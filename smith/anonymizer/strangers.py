@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from cerebrus.text import fold
-from smith.sweep.given_names import is_given_name, is_other_word
+from smith.anonymizer.given_names import is_given_name, is_other_word
 
 __all__ = ["MentionedName", "find_mentioned_names"]
 

@@ -15,6 +15,7 @@ from typing import Protocol
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from gradecore.errors import SmithError
 from gradecore.store import Store
 
 _TTL_SECONDS = 60.0
@@ -58,7 +59,7 @@ _PAGE = 200
 _NO_SUCH_PERSON = frozenset({"user_not_found", "user_not_visible"})
 
 
-class MembershipUnavailable(Exception):
+class MembershipUnavailable(SmithError):
     """Slack could not say just now which channels a person is in."""
 
 

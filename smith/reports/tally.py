@@ -19,7 +19,7 @@ from gradecore.entities import Property
 from gradecore.store import Unit
 from smith.outbox.keys import tally_key
 from smith.outbox.queue import Draft, queue_one
-from smith.stats import window_stats
+from smith.reports.stats import window_stats
 
 QUIET_DAYS = 7
 _EVER = datetime(2000, 1, 1, tzinfo=UTC)  # before any grade: "at any time before"

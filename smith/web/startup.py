@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from gradecore.errors import SmithError
 from smith.settings import Settings
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 SLACK_DEFAULT_API = "https://slack.com/api/"
 
 
-class StartupError(Exception):
+class StartupError(SmithError):
     """Smith cannot start as configured; the message is the whole explanation, in one line."""
 
 

@@ -18,8 +18,8 @@ from pydantic import JsonValue
 
 from cerebrus.text import fold
 from gradecore.contract import ContractViolation, Conversation, validate_conversation
-from smith.sweep.pseudonyms import NAMELESS_ROLES, assign_pseudonyms
-from smith.sweep.scrubber import CODE_PLACEHOLDER, Scrubber
+from smith.anonymizer.pseudonyms import NAMELESS_ROLES, assign_pseudonyms
+from smith.anonymizer.scrubber import CODE_PLACEHOLDER, Scrubber
 
 __all__ = ["AnonymizationError", "AnonymizedConversation", "UnknownTurn", "anonymize"]
 

@@ -18,7 +18,7 @@ Hand-written rather than presidio-analyzer's pattern recognisers: on the same pl
 (bench/pii.py) those left 120 of 600 items (bank numbers, Spanish and spelled-out birth dates) and
 scrubbed dates that are no birth dates, and the package brings spaCy (docs/fixtures.md).
 
-The independent leak scan (`smith/sweep/leaks_identifiers.py`) looks for the same classes with its
+The independent leak scan (`smith/leaks/identifiers.py`) looks for the same classes with its
 own code.
 """
 

@@ -17,8 +17,8 @@ the given-name list and the pseudonym lists of the format.) What counts as a lea
 - access_code: an original access code as whole tokens (`0000`, the placeholder, is never watched;
   nor is the value of a typed counter such as `"input_tokens": 4821`).
 - phone said in words, disguised email, address, unit, code named in passing, mentioned_name: see
-  `smith/sweep/leaks_wider.py`.
-- card, ssn, birth_date, bank, iban, id_document: see `smith/sweep/leaks_identifiers.py`.
+  `smith/leaks/wider.py`.
+- card, ssn, birth_date, bank, iban, id_document: see `smith/leaks/identifiers.py`.
 
 A leak names its kind and position and shows a masked snippet, never the value itself.
 """
@@ -34,8 +34,8 @@ from pydantic import BaseModel
 
 from gradecore import contract, grades, vocabulary
 from gradecore.contract import Conversation
-from smith.sweep.leaks_identifiers import identifier_leaks
-from smith.sweep.leaks_wider import fold_token, wider_leaks
+from smith.leaks.identifiers import identifier_leaks
+from smith.leaks.wider import fold_token, wider_leaks
 
 __all__ = ["Leak", "LeakKind", "LeakWatchlist", "describe_leaks", "find_leaks"]
 
@@ -75,7 +75,7 @@ _FORMAT_KEYS = frozenset(
     for field_name, info in model.model_fields.items()
     for name in (field_name, info.alias or field_name)
 ) | {
-    # The fixture's own keys and the machine grade as frozen with an act (smith/acts.py).
+    # The fixture's own keys and the machine grade as frozen with an act (smith/listening/acts.py).
     "format", "kind", "verdict_id", "created_at", "conversation_id", "turn_id", "expected_level", "reason",
     "machine_grade_at_time", "grader_user_id", "principles", "input", "level", "headline", "owner",
     "source", "rubric_version", "dimensions",
