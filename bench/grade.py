@@ -25,7 +25,7 @@ from collections.abc import Callable
 from grade_corpus import build_corpus
 
 import cerebrus
-from cerebrus.language import detect
+from cerebrus.text.language import detect
 from gradecore.contract import parse_conversation
 
 GOAL_RATIO = 0.5

@@ -7,7 +7,7 @@ machinery or not. About half of every suite are deliberate non-examples built fr
 fixed outage, "the tool library is down the hall"), so a rule that fires on a word instead of a
 construction shows up as a false flag.
 
-A sentence is read the way the check reads a draft (cerebrus.text_hits): the same patterns, intent
+A sentence is read the way the check reads a draft (cerebrus.text.hits): the same patterns, intent
 gating and exclusions. `measure` counts, per construction, how many positives fire (recall) and how
 many of the sentences that fire are positives (precision).
 
@@ -21,8 +21,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import cerebrus
-from cerebrus.text_hits import narration_hits, promise_hits
-from cerebrus.tokens import TokenizedText
+from cerebrus.text.hits import narration_hits, promise_hits
+from cerebrus.text.tokens import TokenizedText
 
 MAINTENANCE = "maintenance_request"
 TOUR = "tour_request"
@@ -726,7 +726,7 @@ def narration_suite() -> list[Paraphrase]:
 
 
 def fires(paraphrase: Paraphrase, check: str, rules: cerebrus.Rules) -> bool:
-    """Whether the check's patterns, gating and exclusions flag the sentence (cerebrus.text_hits)."""
+    """Whether the check's patterns, gating and exclusions flag the sentence (cerebrus.text.hits)."""
     tokens = TokenizedText(paraphrase.text)
     text = rules.compiled.text
     if check == "promises":

@@ -1,5 +1,5 @@
 """The shipped default rule tables; a rules file may override or extend them. The text checks'
-phrase patterns and vocabularies are in cerebrus.default_phrases."""
+phrase patterns and vocabularies are in cerebrus.text.default_phrases."""
 
 from __future__ import annotations
 

@@ -27,11 +27,12 @@ from pydantic import (
     model_validator,
 )
 
-from cerebrus import default_phrases, defaults
-from cerebrus.exclusions import Exclusion
+from cerebrus import defaults
 from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
-from cerebrus.phrases import PatternError
-from cerebrus.text_rules import CompiledText, PhrasePattern, PromiseRule
+from cerebrus.text.folding import default_phrases
+from cerebrus.text.exclusions import Exclusion
+from cerebrus.text.phrase_rules import CompiledText, PhrasePattern, PromiseRule
+from cerebrus.text.phrases import PatternError
 from cerebrus.version import ENGINE_VERSION
 from gradecore.errors import SmithError
 
@@ -120,13 +121,13 @@ class Rules(_Frozen):
     languages: tuple[str, ...] = Field(default=tuple(defaults.LANGUAGES), min_length=1)
     calibrated_judged: frozenset[str] = frozenset()
     # --- amounts_match_ledger: labels naming a ledger item, by facts.amounts key (replace the labels
-    # derived from the key; see cerebrus.amount_labels) ---
+    # derived from the key; see cerebrus.amounts.labels) ---
     amount_labels: dict[str, tuple[Annotated[str, Field(min_length=1)], ...]] = Field(default_factory=dict)
 
     @field_validator("languages")
     @classmethod
     def _known_languages(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        from cerebrus.language import supported
+        from cerebrus.text.language import supported
 
         unknown = [code for code in value if not supported(code)]
         if unknown:

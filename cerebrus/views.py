@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cerebrus.language import MIN_CONFIDENCE, Guess, confident, guess, primary
+from cerebrus.text.language import MIN_CONFIDENCE, Guess, confident, guess, primary
 from cerebrus.lazy import lazy
 from cerebrus.rules import CompiledRules, Rules
-from cerebrus.text import FoldedText
-from cerebrus.tokens import TokenizedText
+from cerebrus.text.folding import FoldedText
+from cerebrus.text.language import MIN_CONFIDENCE, Guess, confident, guess, primary
+from cerebrus.text.tokens import TokenizedText
 from gradecore.access_codes import code_matcher
 from gradecore.contract import (
     ClaudeCallStep,
@@ -83,7 +84,7 @@ class ConversationView:
         return tuple(float(v) for v in self.conversation.property.facts.amounts.values())
 
     def language_of(self, message: Message, min_confidence: float = MIN_CONFIDENCE) -> tuple[str | None, str]:
-        """(language, how it was known), as `cerebrus.language.language_of` gives it, with each untagged
+        """(language, how it was known), as `cerebrus.text.language.language_of` gives it, with each untagged
         message detected once per conversation whatever the checks and thresholds that ask."""
         tag = message.language
         if tag:

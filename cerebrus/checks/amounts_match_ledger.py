@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from cerebrus.amount_labels import LabelMatcher, Pairing, label_matcher
-from cerebrus.amounts import MoneyMention, money_in
-from cerebrus.backing import cents, ledger_sums, tool_money_values
+from cerebrus.amounts.backing import cents, ledger_sums, tool_money_values
+from cerebrus.amounts.labels import LabelMatcher, Pairing, label_matcher
+from cerebrus.amounts.mentions import MoneyMention, money_in
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView

@@ -7,8 +7,8 @@ import re
 from cerebrus.construct import new_evidence
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
-from cerebrus.text_rules import applies
-from cerebrus.tokens import TokenizedText
+from cerebrus.text.phrase_rules import applies
+from cerebrus.text.tokens import TokenizedText
 from cerebrus.views import ConversationView
 from gradecore.contract import Message
 from gradecore.vocabulary import Evidence, Layer, Level, Scope

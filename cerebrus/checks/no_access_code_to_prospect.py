@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
-from cerebrus.tokens import TokenizedText, first_piece, tokens_of
+from cerebrus.text.tokens import TokenizedText, first_piece, tokens_of
 from cerebrus.views import TurnView
 from gradecore.access_codes import mask_code
 from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 from cerebrus.findings import Finding, data_missing, failed, passed
 from cerebrus.registry import check
-from cerebrus.text import fold
-from cerebrus.text_hits import narration_hits
-from cerebrus.tokens import TokenizedText
+from cerebrus.text.folding import fold
+from cerebrus.text.hits import narration_hits
+from cerebrus.text.tokens import TokenizedText
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span
 

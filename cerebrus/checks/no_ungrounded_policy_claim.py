@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
-from cerebrus.text_hits import promise_hits
+from cerebrus.text.hits import promise_hits
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, Scope
 

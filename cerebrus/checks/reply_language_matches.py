@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from cerebrus.findings import Finding, failed, not_applicable, not_checked, passed
-from cerebrus.language import primary
+from cerebrus.text.language import primary
 from cerebrus.registry import check
 from cerebrus.tag_table import TagTable
 from cerebrus.views import TurnView

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from cerebrus.amounts import number_pattern
+from cerebrus.amounts.mentions import number_pattern
 from cerebrus.findings import Finding, data_missing, failed, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView

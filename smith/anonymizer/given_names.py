@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-from cerebrus.text import fold
+from cerebrus.text.folding import fold
 
 __all__ = ["is_given_name", "is_other_word"]
 

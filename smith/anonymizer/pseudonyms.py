@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cerebrus.text import fold
+from cerebrus.text.folding import fold
 from gradecore.contract import Conversation, Participant
 
 # Neutral, uncommon-as-a-word names; the lists are part of the fixture format (changing them changes

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pydantic import JsonValue
 
-from cerebrus.text import FoldedText, fold
+from cerebrus.text.folding import FoldedText, fold
 from smith.anonymizer.identifiers import IDENTIFIER_PLACEHOLDERS, IdentifierKind, find_identifiers
 from smith.anonymizer.obfuscated_emails import find_obfuscated_emails
 from smith.anonymizer.phones import fake_number, field_pattern, find_phones, phone_key

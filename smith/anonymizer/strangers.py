@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cerebrus.text import fold
+from cerebrus.text.folding import fold
 from smith.anonymizer.given_names import is_given_name, is_other_word
 
 __all__ = ["MentionedName", "find_mentioned_names"]

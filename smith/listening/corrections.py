@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cerebrus.text import FoldedText, strip_accents
+from cerebrus.text.folding import FoldedText, strip_accents
 from gradecore.principles import normalise_tag
 from gradecore.vocabulary import Level
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from cerebrus import Rules, grade
 from cerebrus.assemble import GradeAssembly
 from cerebrus.construct import builder
-from cerebrus.text import _FOLD, FoldedText
+from cerebrus.text.folding import _FOLD, FoldedText
 from gradecore.contract import Conversation
 from gradecore.grades import ConversationGrade, Headline, TurnGrade
 from gradecore.vocabulary import DimensionResult, Evidence, Span

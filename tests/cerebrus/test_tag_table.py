@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cerebrus.language import primary
+from cerebrus.text.language import primary
 from cerebrus.tag_table import TagTable
 
 

@@ -19,9 +19,9 @@ import itertools
 import re
 from collections.abc import Mapping, Sequence
 
-from cerebrus.phrases import Choice, Element, Gap, PatternError, Phrase, Words
-from cerebrus.text import fold
-from cerebrus.tokens import WRITTEN_PIECES, read_token, read_words, word_pieces
+from cerebrus.text.folding import fold
+from cerebrus.text.phrases import Choice, Element, Gap, PatternError, Phrase, Words
+from cerebrus.text.tokens import WRITTEN_PIECES, read_token, read_words, word_pieces
 
 MAX_GAP = 8
 # A group expands to the product of its slots' entries: past this, a pattern is surely a mistake.
@@ -162,7 +162,7 @@ def _group(
 
 def _choice(alternatives: list[list[list[Words]]], *, optional: bool) -> Choice:
     """Every alternative's parts multiplied out into plain token sequences, as read (contractions
-    expanded: `'m unable to` is `am unable to`, `can't` is `cannot`; see cerebrus.tokens)."""
+    expanded: `'m unable to` is `am unable to`, `can't` is `cannot`; see cerebrus.text.tokens)."""
     expanded: dict[Words, None] = {}
     for parts in alternatives:
         for combination in itertools.product(*parts):

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from cerebrus.text import FoldedText
+from cerebrus.text.folding import FoldedText
 from gradecore.vocabulary import Span
 
 # A number with optional thousands groups (`,` or `.`) and optional cents; grouped form first so

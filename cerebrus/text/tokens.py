@@ -3,7 +3,7 @@
 A token is a run of letters and digits, with internal apostrophes or hyphens (`can't`, `we'll`,
 `e-mail`, `555-2580`) and internal dots or commas between digits (`1,950.00`): one token each. Tokens
 are read from the folded text (compatibility-normalised, lower-cased, accents stripped, curly
-apostrophes straightened; see `cerebrus.text`), and every token keeps its span in the original text,
+apostrophes straightened; see `cerebrus.text.folding`), and every token keeps its span in the original text,
 so a receipt quotes exactly what was written. See docs/text-matching.md.
 """
 
@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from cerebrus.lazy import lazy
-from cerebrus.text import FoldedText
+from cerebrus.text.folding import FoldedText
 from gradecore.vocabulary import Span
 
 # Hyphens that survive folding (U+2010, and U+2011 which folds to it) join like the ASCII one.

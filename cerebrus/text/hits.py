@@ -1,5 +1,5 @@
 """What the narration and promise checks find in a draft: pattern matches that apply to the draft's
-language (and intent), less those an exclusion takes back (cerebrus.exclusions).
+language (and intent), less those an exclusion takes back (cerebrus.text.exclusions).
 
 One place for it, so the checks and the paraphrase suites (bench/paraphrases.py) read a sentence the
 same way. `language` is asked for only when a language-specific pattern matched: detecting it costs
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cerebrus.exclusions import excluded, spans_sentences
-from cerebrus.text_rules import CompiledText, PhrasePattern, PromiseEntry, language_applies
-from cerebrus.tokens import TokenizedText
+from cerebrus.text.exclusions import excluded, spans_sentences
+from cerebrus.text.phrase_rules import CompiledText, PhrasePattern, PromiseEntry, language_applies
+from cerebrus.text.tokens import TokenizedText
 
 Language = Callable[[], str | None]
 

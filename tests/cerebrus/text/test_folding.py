@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from cerebrus import text as text_module
-from cerebrus.text import FoldedText, fold
+from cerebrus.text.folding import folding as text_module
+from cerebrus.text.folding import FoldedText, fold
 
 
 @pytest.mark.parametrize(

@@ -26,8 +26,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cerebrus.phrases import PhraseSet
-from cerebrus.tokens import TokenizedText
+from cerebrus.text.phrases import PhraseSet
+from cerebrus.text.tokens import TokenizedText
 
 Position = Literal["before", "after", "right_after", "overlap", "sentence"]
 Check = Literal["narration", "promises"]
@@ -52,7 +52,7 @@ class Exclusion(BaseModel):
     @field_validator("language")
     @classmethod
     def _known_language(cls, value: str | None) -> str | None:
-        from cerebrus.language import supported
+        from cerebrus.text.language import supported
 
         if value is not None and not supported(value):
             raise ValueError(f"unknown ISO 639-1 language code: {value}")

@@ -12,8 +12,8 @@ from itertools import combinations
 from typing import Any
 
 from cerebrus import defaults
-from cerebrus.amounts import money_in, parse_number
-from cerebrus.text import FoldedText
+from cerebrus.amounts.mentions import money_in, parse_number
+from cerebrus.text.folding import FoldedText
 
 _PLAIN_NUMBER = re.compile(r"\s*-?\d[\d.,]*\s*")
 _MONEY_KEY = re.compile("|".join(re.escape(word) for word in defaults.MONEY_KEY_WORDS))

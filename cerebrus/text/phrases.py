@@ -1,8 +1,8 @@
-"""Phrase patterns, compiled (see cerebrus.phrase_syntax for the language): matched in linear time.
+"""Phrase patterns, compiled (see cerebrus.text.phrase_syntax for the language): matched in linear time.
 
 A word never matches inside a token: `can` matches neither "can't" nor "cannot". Texts and patterns
 are read with their contractions expanded ("I'm" as "i am", "don't" as "do not", "can't" and "can
-not" as "cannot"; `'s` and `'d` as written, matched as clitics; cerebrus.tokens), and a match ends
+not" as "cannot"; `'s` and `'d` as written, matched as clitics; cerebrus.text.tokens), and a match ends
 only where a token ends. Matching works element by element on the set of states (token, pending
 clitic) reached, so a text is matched in time linear in its length whatever the pattern's gaps and
 options; a pattern is tried only where its first words stand, and only on the few tokens a match can
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from cerebrus.tokens import TextReading, TokenizedText, match_starts, reading_of, split_clitic
+from cerebrus.text.tokens import TextReading, TokenizedText, match_starts, reading_of, split_clitic
 from gradecore.errors import SmithError
 
 Words = tuple[str, ...]
@@ -54,7 +54,7 @@ class Phrase:
     elements: tuple[Element, ...]
     first_words: frozenset[str]
     # For each element a match cannot do without, pieces at least one of which a matching text holds
-    # (see cerebrus.tokens.word_pieces); `key` is the most telling of them ("api" rather than "the").
+    # (see cerebrus.text.tokens.word_pieces); `key` is the most telling of them ("api" rather than "the").
     # A text lacking them is ruled out by set operations on its pieces. Empty: cannot be ruled out.
     required: tuple[frozenset[bytes], ...]
     key: frozenset[bytes]

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cerebrus.phrase_syntax import compile_phrase
-from cerebrus.phrases import Choice, PatternError, Phrase, PhraseSet
-from cerebrus.tokens import _TOKEN, TokenizedText, reading_of, split_clitic
+from cerebrus.text.phrase_syntax import compile_phrase
+from cerebrus.text.phrases import Choice, PatternError, Phrase, PhraseSet
+from cerebrus.text.tokens import _TOKEN, TokenizedText, reading_of, split_clitic
 from tests.profiles import examples
 
 SLOTS = {

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from cerebrus import defaults
-from cerebrus.text import fold
+from cerebrus.text.folding import fold
 
 _BEDROOM_KEY = re.compile(r"(?:^|_)(\d)_?(?:br|bd|bed|beds|bedroom|bedrooms)(?:_|$)")
 _STUDIO_KEY = re.compile(r"(?:^|_)studio(?:_|$)")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cerebrus.amounts import money_in, number_written, parse_number
-from cerebrus.text import FoldedText
+from cerebrus.amounts.mentions import money_in, number_written, parse_number
+from cerebrus.text.folding import FoldedText
 
 
 @pytest.mark.parametrize(

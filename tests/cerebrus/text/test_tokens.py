@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cerebrus.text import fold
-from cerebrus.tokens import (
+from cerebrus.text.folding import fold
+from cerebrus.text.tokens import (
     _TOKEN,
     TokenizedText,
     first_piece,

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cerebrus.amount_labels import label_matcher
-from cerebrus.text import fold
+from cerebrus.amounts.labels import label_matcher
+from cerebrus.text.folding import fold
 from tests.profiles import examples
 
 KEYS = ("rent_1br", "rent_2br", "application_fee", "admin_fee", "security_deposit", "pet_deposit", "pet_rent")

@@ -1,4 +1,4 @@
-"""Exclusions (cerebrus/exclusions.py): what takes a narration or promise match back, by where it stands;
+"""Exclusions (cerebrus/text/exclusions.py): what takes a narration or promise match back, by where it stands;
 each one has an id a rules file can disable."""
 
 from __future__ import annotations

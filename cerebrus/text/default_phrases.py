@@ -403,7 +403,7 @@ PROMISES: list[dict[str, Any]] = [
     },
 ]  # fmt: skip
 
-# What takes a narration or promise match back, by where it stands (cerebrus.exclusions).
+# What takes a narration or promise match back, by where it stands (cerebrus.text.exclusions).
 EXCLUSIONS: list[dict[str, Any]] = [
     # A failure clause governed by "if" instructs the reader; it narrates nothing. Narration only: "If
     # it still won't budge, someone will be out by eight thirty" is still a promise.

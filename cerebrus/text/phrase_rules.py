@@ -8,9 +8,9 @@ from typing import NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from cerebrus.exclusions import Exclusion
-from cerebrus.phrase_syntax import compile_phrase
-from cerebrus.phrases import PatternError, Phrase, PhraseSet
+from cerebrus.text.exclusions import Exclusion
+from cerebrus.text.phrase_syntax import compile_phrase
+from cerebrus.text.phrases import PatternError, Phrase, PhraseSet
 
 MAX_PATTERNS = 1000  # in all the text checks together (docs/text-matching.md, "Bounds")
 
@@ -33,7 +33,7 @@ class PhrasePattern(_Frozen):
     @field_validator("language")
     @classmethod
     def _known_language(cls, value: str | None) -> str | None:
-        from cerebrus.language import supported
+        from cerebrus.text.language import supported
 
         if value is not None and not supported(value):
             raise ValueError(f"unknown ISO 639-1 language code: {value}")
@@ -120,7 +120,7 @@ class CompiledText:
         _unique([*(p.id for p in every), *(exclusion.id for exclusion in exclusions)])
         self.narration: PhraseSet[PhrasePattern] = PhraseSet(_compiled(narration, slots))
         compiled_exclusions = _compiled(exclusions, slots)
-        # What takes a match back (cerebrus.exclusions), per check: scanned only when that check matched.
+        # What takes a match back (cerebrus.text.exclusions), per check: scanned only when that check matched.
         self.narration_exclusions: PhraseSet[Exclusion] = PhraseSet(
             (p, e) for p, e in compiled_exclusions if e.applies_to == "narration"
         )
