@@ -29,7 +29,7 @@ from pydantic import (
 
 from cerebrus import defaults
 from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
-from cerebrus.text.folding import default_phrases
+from cerebrus.text import default_phrases
 from cerebrus.text.exclusions import Exclusion
 from cerebrus.text.phrase_rules import CompiledText, PhrasePattern, PromiseRule
 from cerebrus.text.phrases import PatternError

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cerebrus.text.language import MIN_CONFIDENCE, Guess, confident, guess, primary
 from cerebrus.lazy import lazy
 from cerebrus.rules import CompiledRules, Rules
 from cerebrus.text.folding import FoldedText

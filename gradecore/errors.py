@@ -11,7 +11,8 @@ The root lives here, in the lowest layer, so that every layer's errors can deriv
     │                                             UnknownProperty, UnknownItem, PropertyChanged,
     │                                             AppendOnlyViolation
     ├── RulesError                                cerebrus.rules: a rules file that cannot be used
-    ├── PatternError ── RulePatternError          cerebrus.text.phrases, cerebrus.text.phrase_rules: a phrase pattern
+    ├── PatternError ── RulePatternError          cerebrus.text.phrases, cerebrus.text.phrase_rules:
+    │                                             a phrase pattern
     ├── ConfigurationError (exit 78)              smith.settings: settings that do not fit together
     │   └── TrackerSettingsError                  smith.tickets
     ├── EnvFileMissing                            smith.settings: SMITH_ENV_FILE names no file

@@ -5,9 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from cerebrus.findings import Finding, failed, not_applicable, not_checked, passed
-from cerebrus.text.language import primary
 from cerebrus.registry import check
 from cerebrus.tag_table import TagTable
+from cerebrus.text.language import primary
 from cerebrus.views import TurnView
 from gradecore.vocabulary import Evidence, Layer, Level, NotCheckedWhy, Scope, Span
 

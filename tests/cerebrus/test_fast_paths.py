@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from cerebrus import grade, views
 from cerebrus.amounts.mentions import _DOLLAR_BEFORE, _MONEY_BEFORE, number_written
 from cerebrus.checks import amounts_match_ledger
-from cerebrus.text.folding import language
+from cerebrus.text import language
 from cerebrus.text.folding import _FOLD, FoldedText
 from gradecore.contract import validate_conversation
 from gradecore.vocabulary import Outcome

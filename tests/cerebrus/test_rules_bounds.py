@@ -11,6 +11,7 @@ import pytest
 
 from cerebrus.rules import MAX_NESTING, RulesError, load_rules
 from cerebrus.text.phrase_rules import MAX_PATTERNS
+from cerebrus.text.phrase_syntax import MAX_ELEMENTS, MAX_GAPS, MAX_PATTERN_CHARS, MAX_REACH
 from tests.smith.cli.in_process import run_in_process
 
 DEMO = Path(__file__).resolve().parents[2] / "smith" / "demo_data" / "lampliter-unbacked-promise.json"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cerebrus.text.language import primary
 from cerebrus.tag_table import TagTable
+from cerebrus.text.language import primary
 
 
 def test_a_tag_is_worked_out_once_and_then_found_again() -> None:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from cerebrus.text.folding import folding as text_module
+from cerebrus.text import folding as text_module
 from cerebrus.text.folding import FoldedText, fold
 
 
