@@ -202,6 +202,15 @@ class PendingActsRepo:
         self._session.flush()
         return pending, True
 
+    def waiting_per_person(self) -> list[tuple[str, int]]:
+        """(Slack user, acts) for each person with acts still waiting for a link, in no set order."""
+        query = (
+            select(PendingAct.slack_user_id, func.count())
+            .where(col(PendingAct.resolved_at).is_(None))
+            .group_by(col(PendingAct.slack_user_id))
+        )
+        return [(str(user), int(count)) for user, count in self._session.exec(query).all()]
+
     def open_for(self, slack_user_id: str) -> Sequence[PendingAct]:
         query = (
             select(PendingAct)

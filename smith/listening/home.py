@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import func
-from sqlmodel import col, select
-
 from blocks import locales
 from blocks.home import HomeContent, MyWeek, WaitingPost
-from gradecore.entities import PendingAct, Property, SlackPost, User, utcnow
+from gradecore.entities import Property, SlackPost, User, utcnow
 from gradecore.store import Store, Unit, agrees_with_machine, current_acts
 
 WEEK = timedelta(days=7)
@@ -54,21 +51,11 @@ def _waiting(unit: Unit, properties: dict[str, Property]) -> tuple[list[WaitingP
     channels = {p.slack_channel_id for p in properties.values() if p.slack_channel_id}
     if not channels:
         return [], 0
-    query = (
-        select(SlackPost)
-        .where(
-            col(SlackPost.kind) == "conversation",
-            col(SlackPost.operation) == "post",
-            col(SlackPost.ts).is_not(None),
-            col(SlackPost.channel).in_(channels),
-        )
-        .order_by(col(SlackPost.id).desc())
-    )
     waiting: list[WaitingPost] = []
     total = 0
     offset = 0
     for _ in range(_SCAN_PAGES):
-        page = unit.session.exec(query.offset(offset).limit(_SCAN_PAGE)).all()
+        page = unit.outbox.sent_parents_in(channels, offset=offset, limit=_SCAN_PAGE)
         if not page:
             break
         offset += len(page)
@@ -115,10 +102,4 @@ def _my_week(unit: Unit, user_id: int, now: datetime) -> MyWeek:
 
 def _unlinked(unit: Unit) -> list[tuple[str, int]]:
     """Slack users with acts still waiting for a link, most acts first."""
-    query = (
-        select(PendingAct.slack_user_id, func.count())
-        .where(col(PendingAct.resolved_at).is_(None))
-        .group_by(col(PendingAct.slack_user_id))
-    )
-    rows = [(str(user), int(count)) for user, count in unit.session.exec(query).all()]
-    return sorted(rows, key=lambda row: (-row[1], row[0]))
+    return sorted(unit.pending_acts.waiting_per_person(), key=lambda row: (-row[1], row[0]))

@@ -29,8 +29,10 @@ class Draft:
     """One post to queue: its key, what it says, where it goes and what it is about."""
 
     key: PostKey
-    kind: str  # conversation | turn | more_turns | tally | digest | notice
-    content: PostContent
+    kind: str  # conversation | turn | more_turns | tally | digest | notice | review
+    # What it says: built content, or a message already rendered when an edit changes a line of a post
+    # queued before (the reviewed-by line, `smith.outbox.reviewed`), which was checked when first queued.
+    content: PostContent | dict[str, Any]
     channel: str | None  # None: the property has no channel yet, and the post waits unrouted
     operation: Operation = "post"
     recipient: str | None = None  # the one person an ephemeral is shown to
@@ -77,9 +79,15 @@ def _row(draft: Draft, now: datetime) -> dict[str, Any]:
         "parent_post_id": draft.parent_post_id,
         "thread_ts": draft.thread_ts,
         "recipient": draft.recipient,
-        "payload": render_post(draft.content),  # refuses what Slack would refuse
+        "payload": _payload(draft.content),
         "status": PENDING if draft.channel else UNROUTED,
         "next_attempt_at": draft.not_before or now,
         "created_at": now,
         "updated_at": now,
     }
+
+
+def _payload(content: PostContent | dict[str, Any]) -> dict[str, Any]:
+    if isinstance(content, PostContent):
+        return render_post(content)  # refuses what Slack would refuse
+    return content
