@@ -25,6 +25,7 @@ from blocks import (
     build_notice_blocks,
     build_tally_blocks,
     build_turn_blocks,
+    texts_triage,
     validate_post,
 )
 from blocks import texts as english
@@ -243,7 +244,7 @@ def engineering_messages() -> Iterator[Shown]:
     report = SweepReport()
     report.written.update({"clara": 2, "grader": 1})
     report.tickets.new.append(TicketLink("sig-1", "tools_succeeded: get_tour_slots failed (secret)", None))
-    content = build_digest_blocks(sweep_summary_sections(report), title="Nightly D8 sweep")
+    content = build_digest_blocks(sweep_summary_sections(report), title=texts_triage.SWEEP_SUMMARY_TITLE)
     yield Shown(
         "Sweep summary (triage channel)",
         "The nightly sweep wrote fixture drafts or filed tickets (a night with nothing new posts nothing).",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from blocks import texts_triage
 from gradecore.entities import GradeVerdict
 from gradecore.store import Store, agrees_with_machine, current_acts
 from gradecore.vocabulary import Level
@@ -158,7 +159,6 @@ def digest_lines(store: Store, start: datetime, end: datetime, *, top: int = 5) 
     """The weekly digest's "Rules people disagree with": the top entries with any disagreement."""
     rows = [row for row in disagreements(store, start, end, with_examples=False) if row.disagreeing]
     return [
-        f"{row.check} · {row.entry}: {row.disagreeing} of {row.acts} acts disagreed "
-        f"({row.share_disagreeing:.0%})"
+        texts_triage.rule_disagreement(row.check, row.entry, row.disagreeing, row.acts, row.share_disagreeing)
         for row in rows[:top]
-    ] or ["no disagreement with a rule entry this week"]
+    ] or [texts_triage.NO_RULE_DISAGREEMENT]
