@@ -6,9 +6,9 @@ colouring dimensions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -184,6 +184,13 @@ class DimensionResult(BaseModel):
     @property
     def failed(self) -> bool:
         return self.outcome is Outcome.FAIL
+
+
+def failed_and_coloured(dimension: Mapping[str, Any]) -> bool:
+    """Whether a stored dimension (an item of a MachineGrade's `dimensions`) failed and coloured its
+    grade's level: `DimensionResult.failed and colours_verdict`, read from the stored form. A row written
+    before advisory dimensions existed has no `colours_verdict`: it coloured."""
+    return dimension.get("outcome") == Outcome.FAIL and dimension.get("colours_verdict") is not False
 
 
 ItemType = Literal["conversation", "turn"]

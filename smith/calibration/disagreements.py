@@ -17,7 +17,7 @@ from typing import Any
 from blocks import texts_triage
 from gradecore.entities import GradeVerdict
 from gradecore.store import Store, agrees_with_machine, current_acts
-from gradecore.vocabulary import Level
+from gradecore.vocabulary import Level, failed_and_coloured
 from smith.anonymizer.anonymize import AnonymizationError, anonymize
 from smith.listening.judged import judged_by_each
 
@@ -94,7 +94,7 @@ def failing_entries(dimensions: Sequence[Mapping[str, Any]]) -> dict[tuple[str, 
     """(check, rule entry) -> its first receipt, for every failing dimension that coloured the verdict."""
     found: dict[tuple[str, str], Mapping[str, Any]] = {}
     for dimension in dimensions:
-        if dimension.get("outcome") != "fail" or dimension.get("colours_verdict") is False:
+        if not failed_and_coloured(dimension):
             continue
         check = str(dimension.get("check"))
         evidence = [e for e in dimension.get("evidence") or () if isinstance(e, Mapping)]

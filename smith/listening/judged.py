@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from gradecore.entities import MachineGrade
 from gradecore.store import Unit
+from gradecore.vocabulary import failed_and_coloured
 
 Dimension = Mapping[str, Any]
 
@@ -39,11 +40,7 @@ class JudgingAct(Protocol):
 
 def failing(dimensions: Iterable[object]) -> list[Dimension]:
     """The dimensions that failed and coloured the verdict (advisory ones colour nothing)."""
-    return [
-        d
-        for d in dimensions
-        if isinstance(d, Mapping) and d.get("outcome") == "fail" and d.get("colours_verdict") is not False
-    ]
+    return [d for d in dimensions if isinstance(d, Mapping) and failed_and_coloured(d)]
 
 
 def judged_dimensions(
