@@ -8,8 +8,8 @@ separator left in a key is one this module put there and a key splits back into 
 was built from. A result that would not fit its column is replaced by `#` and the SHA-256 of its parts
 instead: escaping never leaves a `#`, so a hashed form cannot meet an escaped one, and two hashed forms
 meet only if SHA-256 collides. Ids without those four characters, short enough to fit, come out as
-the old concatenation did, so keys written before the escaping stay valid (migration h10a rewrote the
-others).
+the old concatenation did, so keys written before the escaping stay valid (the others were rewritten
+by `migrations/versions/0002_escaped_keys_and_wide_locale.py`).
 """
 
 from __future__ import annotations

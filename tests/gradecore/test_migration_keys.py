@@ -1,4 +1,5 @@
-"""Migration h10a: rows written with the old concatenated keys and refs read under the new escaped ones.
+"""The escaped-keys migration (0002, revision h10a): rows written with the old concatenated keys and
+refs read under the new escaped ones.
 
 Rows whose ids hold none of `%`, `/`, `:` keep their keys; the others are rewritten from their id
 columns, and the rows pointing at rewritten tables (verdict → grade, fixture → verdict, reply → parent
