@@ -1,4 +1,4 @@
-"""Scheduled work: the daily tally per property channel, the nightly D8 sweep, the weekly digest.
+"""Scheduled work: the daily tally per property channel, the nightly sweep, the weekly digest.
 
 Each replica runs an in-memory APScheduler that ticks every minute and at start-up. Which periods are
 due is decided from JobRun (the last completed period), never from APScheduler's misfire state: a

@@ -13,7 +13,10 @@ NONE = "none"
 
 # --- the nightly sweep's summary ---------------------------------------------------------------------
 
-# The name the sweep's summary has carried in Slack since the first night; posts keep it.
+# The title the summary has carried in Slack since the first night, kept so posts stay as they were. "D8"
+# is a label the sweep had in its first design notes, which are not in this repository; everywhere else
+# the project says "the nightly sweep". Besides this title (which `smith demo` shows too), only the help
+# of `smith sweep` still says it, kept as the command line printed it.
 SWEEP_SUMMARY_TITLE = "Nightly D8 sweep"
 FIXTURES_WRITTEN = "Fixture drafts written"
 NEW_TICKETS = "New integration tickets"

@@ -1,4 +1,4 @@
-"""The nightly D8 sweep: human verdicts with a known expected level become anonymized fixture drafts.
+"""The nightly sweep: human verdicts with a known expected level become anonymized fixture drafts.
 
 `grader` verdicts become Cerebrus calibration fixtures, `clara` ones Clara regression fixtures, `ours`
 ones integration fixtures that also confirm their root-cause signatures: one ticket per signature,

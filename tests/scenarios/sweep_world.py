@@ -1,4 +1,4 @@
-"""Verdicts of every kind for the D8 sweep scenarios, recorded through `smith.listening.acts.record_act`.
+"""Verdicts of every kind for the nightly sweep scenarios, recorded through `smith.listening.acts.record_act`.
 
 One of each: a 👍 on a passing grade and a correction of a wrong one (grader), a 👍 on Clara's block
 (clara), a 👍 on a block that is ours (a truncated reply: an integration ticket), and two acts with no

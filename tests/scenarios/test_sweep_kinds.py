@@ -1,4 +1,4 @@
-"""The nightly D8 sweep on recorded verdicts: each error class lands in its own kind, acts without an
+"""The nightly sweep on recorded verdicts: each error class lands in its own kind, acts without an
 expected level are not swept, a fixture that would leak is refused and reported (docs/jobs.md)."""
 
 from __future__ import annotations
