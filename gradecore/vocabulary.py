@@ -1,6 +1,6 @@
-"""The verdict vocabulary shared by the grader, the store and the Slack surface (docs/grading.md).
+"""The level vocabulary shared by the grader, the store and the Slack surface (docs/grading.md).
 
-Pure types, no I/O. A level is never averaged: the verdict of anything is the worst level among its
+Pure types, no I/O. A level is never averaged: the level of anything is the worst level among its
 colouring dimensions.
 """
 
@@ -178,7 +178,7 @@ class DimensionResult(BaseModel):
 
     @property
     def colouring_level(self) -> Level:
-        """The level this dimension contributes to the verdict (pass when it is advisory)."""
+        """The level this dimension contributes to its grade's level (pass when it is advisory)."""
         return self.level if self.colours_verdict else Level.PASS
 
     @property

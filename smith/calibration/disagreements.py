@@ -91,7 +91,7 @@ def judged_acts(store: Store, start: datetime, end: datetime) -> Iterator[Judged
 
 
 def failing_entries(dimensions: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], Mapping[str, Any]]:
-    """(check, rule entry) -> its first receipt, for every failing dimension that coloured the verdict."""
+    """(check, rule entry) -> its first receipt, for every failing dimension that coloured its level."""
     found: dict[tuple[str, str], Mapping[str, Any]] = {}
     for dimension in dimensions:
         if not failed_and_coloured(dimension):

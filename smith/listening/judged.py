@@ -39,7 +39,7 @@ class JudgingAct(Protocol):
 
 
 def failing(dimensions: Iterable[object]) -> list[Dimension]:
-    """The dimensions that failed and coloured the verdict (advisory ones colour nothing)."""
+    """The dimensions that failed and coloured their grade's level (advisory ones colour nothing)."""
     return [d for d in dimensions if isinstance(d, Mapping) and failed_and_coloured(d)]
 
 
