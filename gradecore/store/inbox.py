@@ -126,8 +126,8 @@ class InboxRepo:
         return {str(event_id): (str(kind), body) for event_id, kind, body in rows}
 
     def unprocessed(self, *, older_than: datetime, limit: int = 200) -> Sequence[str]:
-        """Events the sweep should try now: fewest failures first, so events that keep failing never
-        take every place of a sweep; an event that failed waits out its back-off first."""
+        """Events the inbox's retry pass should try now: fewest failures first, so events that keep
+        failing never take every place of a pass; an event that failed waits out its back-off first."""
         now = utcnow()
         query = (
             select(SlackEvent.event_id)

@@ -27,7 +27,7 @@ _NO_SUCH_USER = {"user_not_found", "user_not_visible"}
 
 
 class DirectoryUnavailable(SmithError):
-    """users.info could not answer now; the event stays in the inbox and the sweep tries again."""
+    """users.info could not answer now; the event stays in the inbox and the retry pass tries again."""
 
 
 @dataclass(frozen=True)

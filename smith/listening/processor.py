@@ -3,9 +3,9 @@
 Events that arrive together are processed together, in one transaction: the rows are claimed, the
 items located, the people looked up, the verdicts written and the rows marked processed, with one
 commit (group commit, as the inbox writer does for the inserts before the ack). A crash leaves the
-whole batch for the next sweep; if the batch fails, each event is tried again on its own, so one
+whole batch for the next retry pass; if the batch fails, each event is tried again on its own, so one
 bad event costs only itself. Acts carry unique keys, so processing an event twice (two replicas, a
-retried sweep) writes nothing twice.
+retried pass) writes nothing twice.
 
 An act by someone not yet linked needs users.info, which is never asked inside a transaction: such
 events leave the batch; once the person is known their acts rejoin the batches (or, unlinked, are
@@ -139,9 +139,9 @@ class ActProcessor:
                 await self.process_leftovers()
             except Exception as exc:
                 if not unavailable(exc):
-                    log.exception("inbox sweep failed; retrying")
+                    log.exception("inbox retry pass failed; retrying")
                 else:
-                    log.warning("inbox sweep postponed: %s", _first_line(exc))
+                    log.warning("inbox retry pass postponed: %s", _first_line(exc))
             try:
                 await asyncio.wait_for(stop.wait(), timeout=interval)
             except TimeoutError:
@@ -195,7 +195,7 @@ class ActProcessor:
     async def _run_alone(self, job: Job) -> str | Unlinked:
         try:
             return (await self._in_thread(self._run, [job], frozenset(self._unlinked)))[0]
-        except Exception as exc:  # keep the row for the sweep; never lose an acked event
+        except Exception as exc:  # keep the row for the retry pass; never lose an acked event
             if unavailable(exc):
                 log.warning("processing event %s postponed: %s", job.event_id, _first_line(exc))
             else:
@@ -237,7 +237,7 @@ class ActProcessor:
                         taken = []
                         return
                     outcomes = await self._write_for(taken, who)
-                except Exception as exc:  # Slack is unwell, or the database: the sweep tries again
+                except Exception as exc:  # Slack is unwell, or the database: the retry pass tries again
                     if unavailable(exc):
                         log.warning("processing %d event(s) by %s postponed: %s", len(taken), author, exc)
                     else:
@@ -303,7 +303,7 @@ class ActProcessor:
 
     async def _count_attempt(self, event_id: str, exc: Exception) -> str:
         # Slack or the database being unreachable is nobody's payload's fault: such an event is
-        # neither parked nor made to wait out a back-off; the next sweep tries it again.
+        # neither parked nor made to wait out a back-off; the next retry pass tries it again.
         passing = unavailable(exc)
         park_after = None if passing else self._max_attempts
         back_off = timedelta(0) if passing else self._back_off
@@ -316,7 +316,7 @@ class ActProcessor:
 
         try:
             parked = await self._in_thread(count)
-        except Exception as failure:  # the database itself is down: the row is still there for the sweep
+        except Exception as failure:  # the database itself is down: the row is still there for the retry pass
             log.warning("could not count the failed attempt at event %s: %s", event_id, _first_line(failure))
             parked = False
         if parked:
