@@ -28,7 +28,7 @@ from gradecore.locks import period_lock
 from gradecore.store import Store
 from smith.metrics import JOB_RUNS, JOB_SECONDS
 from smith.outbox.keys import PostKey, digest_key, sweep_summary_key
-from smith.outbox.queue import Draft, queue_one
+from smith.outbox.queue import NewPost, queue_one
 from smith.reports.digest import compose_digest
 from smith.reports.judge_drift import measure_drift
 from smith.reports.tally import compose_tally, due_tally_day, queue_tally
@@ -196,7 +196,7 @@ class Jobs:
 
     def _queue_triage(self, content: PostContent, key: PostKey, kind: str) -> None:
         with self.store.unit() as unit:
-            queue_one(unit, Draft(key=key, kind=kind, content=content, channel=self.config.triage_channel))
+            queue_one(unit, NewPost(key=key, kind=kind, content=content, channel=self.config.triage_channel))
 
     async def _drift_lines(self) -> list[str] | None:
         if self.judge is None or not self.judge.enabled:

@@ -28,7 +28,7 @@ def digest(
 
     from gradecore.entities import utcnow
     from smith.outbox.keys import digest_key
-    from smith.outbox.queue import Draft, queue_one
+    from smith.outbox.queue import NewPost, queue_one
     from smith.reports.digest import compose_digest, iso_week
     from smith.transports.render import render_payload
 
@@ -42,7 +42,7 @@ def digest(
     if post:
         with store.unit() as unit:
             queued = queue_one(
-                unit, Draft(key=digest_key(week), kind="digest", content=content, channel=triage)
+                unit, NewPost(key=digest_key(week), kind="digest", content=content, channel=triage)
             )
         typer.echo(f"digest {week}: {'queued for' if queued else 'already queued for'} {triage}")
     elif as_json:

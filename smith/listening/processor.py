@@ -32,7 +32,7 @@ from gradecore.db import first_line
 from gradecore.entities import utcnow
 from gradecore.store import Store
 from smith.listening import writing
-from smith.listening.batch import NOT_A_MEMBER, Job, Unlinked, outside_the_channel, run_batch
+from smith.listening.batch import NOT_A_MEMBER, Unlinked, WaitingEvent, outside_the_channel, run_batch
 from smith.listening.identity import Directory, DirectoryUnavailable, Resolution, resolve
 from smith.listening.interpret import PlannedAct
 from smith.listening.locating import Locator
@@ -45,7 +45,7 @@ T = TypeVar("T")
 _MAX_REQUEUES = 3
 
 
-_Deferred = tuple[Job, PlannedAct]
+_Deferred = tuple[WaitingEvent, PlannedAct]
 
 
 def unavailable(exc: BaseException) -> bool:
@@ -85,7 +85,7 @@ class ActProcessor:
         self._ask_bot_user_id = ask_bot_user_id
         self._max_batch = max_batch
         self._locator = Locator()
-        self._waiting: list[Job] = []
+        self._waiting: list[WaitingEvent] = []
         self._seq = 0
         self._busy: Callable[[], bool] = lambda: False
         self._max_delay = 0.0
@@ -115,10 +115,10 @@ class ActProcessor:
         done: asyncio.Future[str] = loop.create_future()
         carried = kind is not None and payload is not None
         self._seq += 1
-        job = Job(
+        waiting = WaitingEvent(
             self._seq, loop.time(), event_id, kind if carried else None, payload if carried else None, done
         )
-        self._waiting.append(job)
+        self._waiting.append(waiting)
         self._start_worker()
         return await done
 
@@ -154,7 +154,7 @@ class ActProcessor:
         loop = asyncio.get_running_loop()
         await self._know_the_bot()
         while self._waiting:
-            deadline = min(job.arrived for job in self._waiting) + self._max_delay
+            deadline = min(waiting.arrived for waiting in self._waiting) + self._max_delay
             while self._busy() and loop.time() < deadline:  # noqa: ASYNC110 (a poll with a deadline)
                 await asyncio.sleep(0.01)
             batch, self._waiting = self._waiting[: self._max_batch], self._waiting[self._max_batch :]
@@ -167,12 +167,12 @@ class ActProcessor:
                     len(batch),
                     exc_info=not unavailable(exc),
                 )
-                results = [await self._run_alone(job) for job in batch]
-            for job, result in zip(batch, results, strict=True):
+                results = [await self._run_alone(waiting) for waiting in batch]
+            for waiting, result in zip(batch, results, strict=True):
                 if isinstance(result, Unlinked):
-                    self._defer(job, result.planned)
-                elif not job.done.done():
-                    job.done.set_result(result)
+                    self._defer(waiting, result.planned)
+                elif not waiting.done.done():
+                    waiting.done.set_result(result)
 
     async def _know_the_bot(self) -> None:
         if self.bot_user_id is not None or self._ask_bot_user_id is None:
@@ -182,7 +182,7 @@ class ActProcessor:
         except Exception as exc:  # Slack unwell: its own acts are still told apart by users.info (is_bot)
             log.warning("could not learn Smith's own Slack user now: %s", _first_line(exc))
 
-    def _run(self, batch: list[Job], waiting_on_directory: frozenset[str]) -> list[str | Unlinked]:
+    def _run(self, batch: list[WaitingEvent], waiting_on_directory: frozenset[str]) -> list[str | Unlinked]:
         return run_batch(
             self._store,
             self._locator,
@@ -192,25 +192,25 @@ class ActProcessor:
             channels_known=self._membership.known if self._membership is not None else None,
         )
 
-    async def _run_alone(self, job: Job) -> str | Unlinked:
+    async def _run_alone(self, waiting: WaitingEvent) -> str | Unlinked:
         try:
-            return (await self._in_thread(self._run, [job], frozenset(self._unlinked)))[0]
+            return (await self._in_thread(self._run, [waiting], frozenset(self._unlinked)))[0]
         except Exception as exc:  # keep the row for the retry pass; never lose an acked event
             if unavailable(exc):
-                log.warning("processing event %s postponed: %s", job.event_id, _first_line(exc))
+                log.warning("processing event %s postponed: %s", waiting.event_id, _first_line(exc))
             else:
-                log.exception("processing event %s failed", job.event_id)
-            return await self._count_attempt(job.event_id, exc)
+                log.exception("processing event %s failed", waiting.event_id)
+            return await self._count_attempt(waiting.event_id, exc)
 
     # --- people not linked yet ---------------------------------------------------------------------
 
-    def _defer(self, job: Job, planned: PlannedAct) -> None:
+    def _defer(self, event: WaitingEvent, planned: PlannedAct) -> None:
         author = planned.act.slack_user_id
         waiting = self._unlinked.get(author)
         if waiting is not None:  # users.info is being asked about them: their act waits its turn
-            bisect.insort(waiting, (job, planned), key=lambda deferred: deferred[0].seq)
+            bisect.insort(waiting, (event, planned), key=lambda deferred: deferred[0].seq)
             return
-        self._unlinked[author] = [(job, planned)]
+        self._unlinked[author] = [(event, planned)]
         task = asyncio.get_running_loop().create_task(self._ask_then_write(author, planned.act.team_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -230,10 +230,10 @@ class ActProcessor:
                         who = await resolve(self._store, self._directory, author, team_id)
                         if self._membership is not None:
                             await self._membership.channels_of(author)  # the batch reads it cached
-                    if who.user is not None and all(job.requeued < _MAX_REQUEUES for job, _ in taken):
+                    if who.user is not None and all(waiting.requeued < _MAX_REQUEUES for waiting, _ in taken):
                         # Linked now: their acts rejoin the batches, ahead of anything newer.
                         taken += self._unlinked.pop(author)
-                        self._requeue([job for job, _ in taken])
+                        self._requeue([waiting for waiting, _ in taken])
                         taken = []
                         return
                     outcomes = await self._write_for(taken, who)
@@ -242,19 +242,19 @@ class ActProcessor:
                         log.warning("processing %d event(s) by %s postponed: %s", len(taken), author, exc)
                     else:
                         log.exception("processing %d event(s) by %s failed", len(taken), author)
-                    outcomes = [await self._count_attempt(job.event_id, exc) for job, _ in taken]
-                for (job, _), outcome in zip(taken, outcomes, strict=True):
-                    if not job.done.done():
-                        job.done.set_result(outcome)
+                    outcomes = [await self._count_attempt(waiting.event_id, exc) for waiting, _ in taken]
+                for (waiting, _), outcome in zip(taken, outcomes, strict=True):
+                    if not waiting.done.done():
+                        waiting.done.set_result(outcome)
         finally:  # cancelled (shutting down): the rows stay in the inbox for the next start
-            for job, _ in taken + self._unlinked.pop(author, []):
-                if not job.done.done():
-                    job.done.cancel()
+            for waiting, _ in taken + self._unlinked.pop(author, []):
+                if not waiting.done.done():
+                    waiting.done.cancel()
 
-    def _requeue(self, jobs: list[Job]) -> None:
-        for job in jobs:
-            job.requeued += 1
-        self._waiting = sorted(jobs + self._waiting, key=lambda job: job.seq)
+    def _requeue(self, waiting_events: list[WaitingEvent]) -> None:
+        for waiting in waiting_events:
+            waiting.requeued += 1
+        self._waiting = sorted(waiting_events + self._waiting, key=lambda waiting: waiting.seq)
         self._start_worker()
 
     async def _write_for(self, taken: list[_Deferred], who: Resolution) -> list[str]:
@@ -288,7 +288,7 @@ class ActProcessor:
             ]
             writing.after_recording(unit, zip((planned for _, planned in taken), outcomes, strict=True))
             unit.inbox.finish_many(
-                [(job.event_id, outcome) for (job, _), outcome in zip(taken, outcomes, strict=True)]
+                [(waiting.event_id, outcome) for (waiting, _), outcome in zip(taken, outcomes, strict=True)]
             )
         return outcomes
 

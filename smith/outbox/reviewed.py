@@ -21,7 +21,7 @@ from gradecore.entities import SlackPost, utcnow
 from gradecore.store import Unit, current_acts
 from gradecore.store.outbox import PENDING
 from smith.outbox.keys import parent_key, review_edit_key
-from smith.outbox.queue import Draft, queue
+from smith.outbox.queue import NewPost, queue
 
 REVIEW_KIND = "review"
 EDIT_INTERVAL = timedelta(seconds=30)
@@ -100,7 +100,7 @@ def queue_edit(
         sent = max(last.next_attempt_at, now if last.status == PENDING else last.updated_at)
         due = max(now, sent + EDIT_INTERVAL)
     key = review_edit_key(parent.id, earlier + 1)
-    edit = Draft(
+    edit = NewPost(
         key=key,
         kind=REVIEW_KIND,
         content=message,

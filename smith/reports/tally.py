@@ -18,7 +18,7 @@ from blocks.common import PostContent
 from gradecore.entities import Property
 from gradecore.store import Unit
 from smith.outbox.keys import tally_key
-from smith.outbox.queue import Draft, queue_one
+from smith.outbox.queue import NewPost, queue_one
 from smith.reports.stats import window_stats
 
 QUIET_DAYS = 7
@@ -116,11 +116,11 @@ def queue_tally(unit: Unit, prop: Property, tally: Tally) -> bool:
     never for a property with no channel, where it would wait, unread, for a channel to be mapped."""
     if prop.slack_channel_id is None:
         return False
-    draft = Draft(
+    new_post = NewPost(
         key=tally_key(prop.id, tally.local_date),
         kind="tally",
         content=tally.content,
         channel=prop.slack_channel_id,
         property_id=prop.id,
     )
-    return queue_one(unit, draft)
+    return queue_one(unit, new_post)
