@@ -23,9 +23,9 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from blocks import DigestLine, LinkLine, PostContent, build_digest_blocks, texts_triage
 from cerebrus.judge import JudgeLane
-from gradecore.entities import Property, utcnow
-from gradecore.locks import period_lock
-from gradecore.store import Store
+from gradecore.persistence.entities import Property, utcnow
+from gradecore.persistence.locks import period_lock
+from gradecore.persistence.store import Store
 from smith.metrics import JOB_RUNS, JOB_SECONDS
 from smith.outbox.keys import PostKey, digest_key, sweep_summary_key
 from smith.outbox.queue import NewPost, queue_one

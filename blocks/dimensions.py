@@ -15,8 +15,8 @@ from blocks.common import escape, mask_codes
 from blocks.copydeck import CopyDeck
 from blocks.limits import clip
 from blocks.locales import SentenceFacts
-from gradecore.contract import Conversation
-from gradecore.vocabulary import DimensionResult, Evidence
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import DimensionResult, Evidence
 
 TITLE_LIMIT = 150
 QUOTE_LIMIT = 200

@@ -14,8 +14,8 @@ from cerebrus.lazy import lazy
 from cerebrus.rules import CompiledRules, Rules
 from cerebrus.text import FoldedText
 from cerebrus.tokens import TokenizedText
-from gradecore.access_codes import code_matcher
-from gradecore.contract import (
+from gradecore.model.access_codes import code_matcher
+from gradecore.model.contract import (
     ClaudeCallStep,
     Conversation,
     Facts,

@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from gradecore.db import create_db_engine, upgrade
-from gradecore.store import Store
+from gradecore.persistence.db import create_db_engine, upgrade
+from gradecore.persistence.store import Store
 
 POSTGRES_URL = os.environ.get("SMITH_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 DEMO_DATA = Path(__file__).resolve().parents[1] / "smith" / "demo_data"

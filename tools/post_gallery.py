@@ -35,10 +35,10 @@ from blocks.correction import CorrectedItem, build_correction_view
 from blocks.home import HomeContent, MyWeek, WaitingPost, build_home_view
 from blocks.regraded import build_regraded_pass_blocks
 from blocks.reviewed import reviewed_block
-from gradecore.contract import Conversation, parse_conversation
-from gradecore.entities import MachineGrade
-from gradecore.grade_rows import turn_machine_grade
-from gradecore.grades import ConversationGrade
+from gradecore.model.contract import Conversation, parse_conversation
+from gradecore.model.grades import ConversationGrade
+from gradecore.persistence.entities import MachineGrade
+from gradecore.persistence.grade_rows import turn_machine_grade
 from scheduler import sweep_summary_sections
 from smith.sweep.job import SweepReport
 from smith.tickets.sync import TicketLink

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from cerebrus.text import fold
-from gradecore.contract import ContractViolation, Conversation, validate_conversation
+from gradecore.model.contract import ContractViolation, Conversation, validate_conversation
 from smith.anonymizer.pseudonyms import NAMELESS_ROLES, assign_pseudonyms
 from smith.anonymizer.scrubber import CODE_PLACEHOLDER, Scrubber
 

@@ -15,9 +15,9 @@ from datetime import datetime
 from typing import Any
 
 from blocks import texts_triage
-from gradecore.entities import GradeVerdict
-from gradecore.store import Store, agrees_with_machine, current_acts
-from gradecore.vocabulary import Level, failed_and_coloured
+from gradecore.model.vocabulary import Level, failed_and_coloured
+from gradecore.persistence.entities import GradeVerdict
+from gradecore.persistence.store import Store, agrees_with_machine, current_acts
 from smith.anonymizer.anonymize import AnonymizationError, anonymize
 from smith.listening.judged import judged_by_each
 

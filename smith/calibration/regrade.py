@@ -21,9 +21,9 @@ from datetime import datetime
 
 from blocks.regraded import build_regraded_pass_blocks, build_superseded_turn_blocks
 from cerebrus import Rules, grade
-from gradecore.grade_rows import SOURCE_DETERMINISTIC
-from gradecore.grades import ConversationGrade
-from gradecore.store import Store, Unit
+from gradecore.model.grades import ConversationGrade
+from gradecore.persistence.grade_rows import SOURCE_DETERMINISTIC
+from gradecore.persistence.store import Store, Unit
 from smith.calibration.stored import Stored, stored_conversations
 from smith.ingest import record_grades
 from smith.outbox.keys import parent_key, regraded_key

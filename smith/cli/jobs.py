@@ -14,7 +14,7 @@ from smith.cli.output import JsonOption, print_json, progress
 from smith.cli.windows import since_start
 
 if TYPE_CHECKING:
-    from gradecore.entities import Property
+    from gradecore.persistence.entities import Property
 
 # Each job's modules load inside its command (docs/operations.md, command start-up).
 
@@ -40,7 +40,7 @@ def tally(
     """Print (or post) the daily tally line per property."""
     if day and since:
         raise UserError("--date and --since choose the days in two ways: give one of them")
-    from gradecore.entities import utcnow
+    from gradecore.persistence.entities import utcnow
     from smith.reports.tally import compose_tally, queue_tally
     from smith.transports.render import render_payload
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.listening import writing
 from smith.listening.interpret import PlannedAct, interpret
 from smith.listening.locating import LatestGrades, Locator

@@ -16,8 +16,8 @@ from slack_sdk.models.views import View
 
 from blocks import locales
 from blocks.home import HomeContent, MyWeek, WaitingPost, build_home_view
-from gradecore.entities import Property, SlackPost, User, utcnow
-from gradecore.store import Store, Unit, agrees_with_machine, current_acts
+from gradecore.persistence.entities import Property, SlackPost, User, utcnow
+from gradecore.persistence.store import Store, Unit, agrees_with_machine, current_acts
 from smith.listening.identity import Directory, DirectoryUnavailable, resolve
 from smith.listening.membership import ChannelsOfPeople, MembershipUnavailable
 

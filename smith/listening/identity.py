@@ -15,9 +15,9 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.exc import IntegrityError
 
-from gradecore.entities import User
 from gradecore.errors import SmithError
-from gradecore.store import Store
+from gradecore.persistence.entities import User
+from gradecore.persistence.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from gradecore.entities import MachineGrade
-from gradecore.store import Unit
-from gradecore.vocabulary import failed_and_coloured
+from gradecore.model.vocabulary import failed_and_coloured
+from gradecore.persistence.entities import MachineGrade
+from gradecore.persistence.store import Unit
 
 Dimension = Mapping[str, Any]
 

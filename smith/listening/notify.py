@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from blocks import build_notice_blocks
-from gradecore.store import Unit
+from gradecore.persistence.store import Unit
 from smith.outbox.keys import PostKey
 from smith.outbox.queue import NewPost, queue_one
 

@@ -28,9 +28,9 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from gradecore.db import first_line
-from gradecore.entities import utcnow
-from gradecore.store import Store
+from gradecore.persistence.db import first_line
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.store import Store
 from smith.listening import writing
 from smith.listening.batch import NOT_A_MEMBER, Unlinked, WaitingEvent, outside_the_channel, run_batch
 from smith.listening.identity import Directory, DirectoryUnavailable, Resolution, resolve

@@ -2,7 +2,7 @@
 
 A key says which post this is, so queuing the same post twice is a no-op (`smith.outbox.queue`).
 Keys are `PostKey`s, which only this module makes: a caller cannot concatenate one by hand. The
-platform's ids are escaped by `gradecore.keys.escape_id` (distinct ids never share a key;
+platform's ids are escaped by `gradecore.model.keys.escape_id` (distinct ids never share a key;
 docs/storage.md), and a grade's key too long for its column is hashed; Slack ids (channels, users,
 message ts) are alphanumeric and dotted, and our own row ids are numbers: both go in as they are.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Final, NewType
 
-from gradecore.keys import POST_KEY_MAX_CHARS, escape_id, hashed
+from gradecore.model.keys import POST_KEY_MAX_CHARS, escape_id, hashed
 
 PostKey = NewType("PostKey", str)
 

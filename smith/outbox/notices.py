@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from blocks import build_notice_blocks, texts
 from blocks.common import ChannelLink
-from gradecore.store import Unit
+from gradecore.persistence.store import Unit
 from smith.outbox.keys import ops_notice_key
 from smith.outbox.queue import NewPost, queue_one
 

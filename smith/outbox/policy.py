@@ -19,10 +19,10 @@ from blocks import (
     build_turn_blocks,
 )
 from blocks.copydeck import deck_for
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade, TurnGrade
-from gradecore.store import Unit
-from gradecore.store.outbox import QueuedRef
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade, TurnGrade
+from gradecore.persistence.store import Unit
+from gradecore.persistence.store.outbox import QueuedRef
 from smith.outbox.keys import PostKey, edit_key, more_turns_key, parent_key, turn_key
 from smith.outbox.queue import NewPost, queue
 from smith.outbox.reviewed import refresh_reviewed_lines, reviewed_line

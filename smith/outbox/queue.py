@@ -16,9 +16,9 @@ from datetime import datetime
 from typing import Any, Literal
 
 from blocks import PostContent, render_post
-from gradecore.entities import utcnow
-from gradecore.store import Unit
-from gradecore.store.outbox import PENDING, UNROUTED
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.store import Unit
+from gradecore.persistence.store.outbox import PENDING, UNROUTED
 from smith.outbox.keys import PostKey
 
 Operation = Literal["post", "update", "ephemeral"]

@@ -17,9 +17,9 @@ from typing import Any
 
 from blocks.copydeck import CopyDeck, deck_for
 from blocks.reviewed import with_reviewed_line
-from gradecore.entities import SlackPost, utcnow
-from gradecore.store import Unit, current_acts
-from gradecore.store.outbox import PENDING
+from gradecore.persistence.entities import SlackPost, utcnow
+from gradecore.persistence.store import Unit, current_acts
+from gradecore.persistence.store.outbox import PENDING
 from smith.outbox.keys import parent_key, review_edit_key
 from smith.outbox.queue import NewPost, queue
 

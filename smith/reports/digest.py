@@ -16,7 +16,7 @@ from typing import Any
 from blocks import DigestLine, LinkLine, PostContent, build_digest_blocks, texts_triage
 from cerebrus import check_ids
 from cerebrus.checks.tools_succeeded import RECOVERED_ENTRY
-from gradecore.store import Store, Unit
+from gradecore.persistence.store import Store, Unit
 from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
 from smith.outbox.keys import digest_key
 from smith.reports.stats import WindowStats, total_stats, window_stats, window_stats_by_property

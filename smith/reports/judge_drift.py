@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from blocks import texts_triage
 from cerebrus.judge import JUDGED_DIMENSIONS, JudgeLane
-from gradecore.contract import Conversation
-from gradecore.store import Store
+from gradecore.model.contract import Conversation
+from gradecore.persistence.store import Store
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from zoneinfo import ZoneInfo
 
 from blocks import build_tally_blocks, validate_post
 from blocks.common import PostContent
-from gradecore.entities import Property
-from gradecore.store import Unit
+from gradecore.persistence.entities import Property
+from gradecore.persistence.store import Unit
 from smith.outbox.keys import tally_key
 from smith.outbox.queue import NewPost, queue_one
 from smith.reports.stats import window_stats

@@ -25,8 +25,8 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from gradecore.entities import Fixture, GradeVerdict, utcnow
-from gradecore.store import Store, Unit, agrees_with_machine, current_acts
+from gradecore.persistence.entities import Fixture, GradeVerdict, utcnow
+from gradecore.persistence.store import Store, Unit, agrees_with_machine, current_acts
 from smith.anonymizer.anonymize import anonymize
 from smith.leaks.scan import LeakWatchlist, describe_leaks, find_leaks
 from smith.listening.judged import judged_by

@@ -15,9 +15,9 @@ from typing import Any
 from sqlmodel import col, select
 
 from blocks.copydeck import CopyDeck, deck_for
-from gradecore.entities import MachineGrade, SlackPost, TicketOccurrence, utcnow
-from gradecore.store import Unit
-from gradecore.vocabulary import failed_and_coloured
+from gradecore.model.vocabulary import failed_and_coloured
+from gradecore.persistence.entities import MachineGrade, SlackPost, TicketOccurrence, utcnow
+from gradecore.persistence.store import Unit
 from smith.listening.judged import turns_in_force
 from smith.outbox.reviewed import latest_message, queue_edit
 from smith.tickets.filed import tickets_by_check

@@ -16,8 +16,8 @@ from cerebrus import grade, language, views
 from cerebrus.amounts import _DOLLAR_BEFORE, _MONEY_BEFORE, number_written
 from cerebrus.checks import amounts_match_ledger
 from cerebrus.text import _FOLD, FoldedText
-from gradecore.contract import validate_conversation
-from gradecore.vocabulary import Outcome
+from gradecore.model.contract import validate_conversation
+from gradecore.model.vocabulary import Outcome
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradecore.contract import MAX_ID_CHARS
-from gradecore.entities import GradeVerdict, MachineGrade, SlackPost
-from gradecore.keys import item_ref
-from gradecore.store import item_ref as store_item_ref
+from gradecore.model.contract import MAX_ID_CHARS
+from gradecore.model.keys import item_ref
+from gradecore.persistence.entities import GradeVerdict, MachineGrade, SlackPost
+from gradecore.persistence.store import item_ref as store_item_ref
 from smith.outbox.keys import edit_key, parent_key, turn_key
 
 TRICKY = st.sampled_from(["/", ":", "%", "#", "turn", ":turn:", "%2F", "%3A", "edit", "a", "é", "👍"])

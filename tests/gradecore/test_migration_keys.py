@@ -11,9 +11,9 @@ from __future__ import annotations
 from sqlalchemy import Engine, insert, text
 from sqlmodel import Session, select
 
-from gradecore.db import upgrade
-from gradecore.entities import Fixture, GradeVerdict, MachineGrade, SlackPost, User
-from gradecore.keys import item_ref
+from gradecore.model.keys import item_ref
+from gradecore.persistence.db import upgrade
+from gradecore.persistence.entities import Fixture, GradeVerdict, MachineGrade, SlackPost, User
 from smith.outbox import keys as outbox_keys
 from tests.gradecore.rows import machine_grade, verdict
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from gradecore.contract import Conversation, parse_conversation
-from gradecore.store import Store
-from gradecore.vocabulary import Level
+from gradecore.model.contract import Conversation, parse_conversation
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.store import Store
 from smith.listening.acts import Signal
 from tests.conftest import load_demo
 from tests.scheduling.world import (

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 import smith.sweep.job as sweep_job
-from gradecore.contract import Conversation
-from gradecore.store import Store
-from gradecore.vocabulary import Level
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.store import Store
 from scheduler import JobConfig, Jobs
 from smith.sweep.job import run_sweep
 from smith.tickets.tracker import MarkdownTracker

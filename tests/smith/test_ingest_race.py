@@ -20,10 +20,10 @@ import pytest
 from sqlalchemy import Engine, func, text
 from sqlmodel import Session, select
 
-from gradecore.contract import validate_conversation
-from gradecore.db import create_db_engine
-from gradecore.entities import ConversationRecord, Property
-from gradecore.store import PutOutcome, Store
+from gradecore.model.contract import validate_conversation
+from gradecore.persistence.db import create_db_engine
+from gradecore.persistence.entities import ConversationRecord, Property
+from gradecore.persistence.store import PutOutcome, Store
 from smith.ingest import Ingestor, IngestResult
 from tests.conftest import load_demo
 

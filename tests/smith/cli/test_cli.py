@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gradecore.contract import SCHEMA_ID
-from gradecore.db import head_revision
+from gradecore.model.contract import SCHEMA_ID
+from gradecore.persistence.db import head_revision
 from tests.conftest import DEMO_DATA
 from tests.gradecore.docs import demo_doc, with_message
 from tests.smith.cli.runner import copy_database, reading, run_smith

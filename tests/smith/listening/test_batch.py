@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from gradecore.entities import SlackEvent
-from gradecore.grade_rows import frozen_copy
+from gradecore.persistence.entities import SlackEvent
+from gradecore.persistence.grade_rows import frozen_copy
 from smith.listening.locating import LatestGrades
 from smith.listening.processor import ActProcessor
 from tests.scenarios import slack_requests as sr

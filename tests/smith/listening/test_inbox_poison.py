@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import Engine, update
 
-from gradecore.entities import SlackEvent, utcnow
+from gradecore.persistence.entities import SlackEvent, utcnow
 from tests.scenarios import slack_requests as sr
 from tests.scenarios.listening import CHANNEL, Scene, running_scene, wait_until
 

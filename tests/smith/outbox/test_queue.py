@@ -14,10 +14,10 @@ from sqlalchemy import Engine, func, text
 from sqlmodel import select
 
 from blocks import PostContent, PostLimitError, build_notice_blocks
-from gradecore.db import create_db_engine
-from gradecore.entities import SlackPost
-from gradecore.store import Store
-from gradecore.store.outbox import PENDING, UNROUTED
+from gradecore.persistence.db import create_db_engine
+from gradecore.persistence.entities import SlackPost
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import PENDING, UNROUTED
 from smith.listening.notify import queue_ephemeral
 from smith.outbox.keys import PostKey, ops_notice_key, tally_key, unlinked_key
 from smith.outbox.queue import NewPost, queue, queue_one

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from gradecore.contract import Conversation, validate_conversation
+from gradecore.model.contract import Conversation, validate_conversation
 from smith.anonymizer import anonymize
 from smith.leaks import LeakWatchlist, find_leaks
 from tests.smith.sweep.helpers import one_message, written_fixture

@@ -17,9 +17,9 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
-from gradecore import listings
-from gradecore.entities import ChannelPace, SlackPost, utcnow
-from gradecore.post_status import CHANNEL_FAILURES, FAILED, PENDING, POSTED, STATUSES, UNROUTED
+from gradecore.persistence import listings
+from gradecore.persistence.entities import ChannelPace, SlackPost, utcnow
+from gradecore.persistence.post_status import CHANNEL_FAILURES, FAILED, PENDING, POSTED, STATUSES, UNROUTED
 
 __all__ = ["FAILED", "PENDING", "POSTED", "STATUSES", "UNROUTED", "OutboxRepo"]
 

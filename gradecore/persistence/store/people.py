@@ -10,8 +10,8 @@ from sqlalchemy import select as sql_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from gradecore.entities import SlackIdentity, User
-from gradecore.store.errors import DuplicateEmail, UnknownUser
+from gradecore.persistence.entities import SlackIdentity, User
+from gradecore.persistence.store.errors import DuplicateEmail, UnknownUser
 
 Role = Literal["staff", "engineer", "admin"]
 ROLES: tuple[Role, ...] = ("staff", "engineer", "admin")

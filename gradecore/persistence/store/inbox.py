@@ -21,7 +21,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from gradecore.entities import PendingAct, SlackEvent, UTCDateTime, utcnow
+from gradecore.persistence.entities import PendingAct, SlackEvent, UTCDateTime, utcnow
 
 # One statement text whatever the batch size, so neither SQLAlchemy nor psycopg parses it again:
 # a multi-row VALUES list is compiled afresh for each size and is too long for psycopg's cache.

@@ -10,8 +10,8 @@ from typing import Protocol, TypeVar
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
 
-from gradecore.entities import GradeVerdict, Principle, utcnow
-from gradecore.principles import fold_principles, normalise_tag
+from gradecore.model.principles import fold_principles, normalise_tag
+from gradecore.persistence.entities import GradeVerdict, Principle, utcnow
 
 
 class Act(Protocol):
@@ -48,7 +48,7 @@ def agrees_with_machine(signal: str, expected_level: str | None, machine_level: 
 
     👍 agrees; 👎 disagrees (it counts, though it names no level); a correction agrees when it names
     the machine's own level. A note (no level) and a retraction judge nothing. The SQL twin is
-    `gradecore.store.windows._judges` / `_agrees`: change both together.
+    `gradecore.persistence.store.windows._judges` / `_agrees`: change both together.
     """
     if signal == "up":
         return True
