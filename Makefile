@@ -9,7 +9,7 @@ PROJECT_CODE := gradecore cerebrus smith blocks handlers app.py scheduler.py smi
 DEMO_OUTPUT := smith-demo smith.db fixtures_out preview.html
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test lint typecheck pytest lock lock-upgrade clean distclean
+.PHONY: help demo test lint typecheck pytest coverage lock lock-upgrade clean distclean
 
 help: ## List the targets
 	@grep -E '^[a-z.-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -68,10 +68,13 @@ typecheck: $(STAMP) ## mypy (strict)
 pytest: $(STAMP) ## The test suite
 	$(BIN)/pytest
 
+coverage: $(STAMP) ## The test suite, measuring which lines of the project it runs
+	$(BIN)/pytest --cov --cov-report=term
+
 test: lint typecheck pytest ## lint, typecheck and the test suite
 
 clean: ## Remove everything the demo and a default run write (database, payloads, fixtures, caches)
-	rm -rf $(DEMO_OUTPUT) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(DEMO_OUTPUT) .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage .coverage.*
 
 distclean: clean ## clean, and remove the virtualenv too
 	rm -rf $(VENV) .venv-lock

@@ -1,26 +1,63 @@
-"""Shared fixtures: a migrated database on SQLite and on a real PostgreSQL, each test in a clean schema.
+"""Shared fixtures: a migrated database on SQLite and on a real PostgreSQL, and the hypothesis profiles.
+
+Migrating is most of what a database test would cost, so each run migrates once per backend and every
+test starts from a copy of that migrated state:
+
+- SQLite: the migrated file is copied into the test's own directory (`tmp_path / "smith.db"`).
+- PostgreSQL: every test shares one migrated schema of this run (one per pytest-xdist worker), every
+  table emptied and every sequence restarted before each test. The code's own transactions, row locks and
+  advisory locks run for real: nothing is wrapped in a transaction the test could not see. A test that
+  changes the schema itself (renames a table, adds a constraint) is noticed after it ends — the schema's
+  fingerprint differs — and the next test gets a freshly migrated schema.
+
+Migrations themselves run from an empty database on both backends in the tests that ask for
+`empty_engine` (tests/gradecore/test_migration*.py): an unmigrated SQLite file or PostgreSQL schema.
+
+Which backends a test runs on: a test that touches the database runs on both, unless it says otherwise
+with `@pytest.mark.backends("postgres")` (a behaviour only PostgreSQL has: SKIP LOCKED, advisory locks,
+lock waits between replicas) or `@pytest.mark.backends("sqlite")`. SQLite-only is for tests whose
+database use is backend-neutral — the rule (docs/operations.md, "The test suite"): PostgreSQL stays for
+everything whose SQL behaves differently there — locks, concurrency and races, JSON, migrations,
+constraints, listings and their query plans — which is every test under tests/gradecore/ and every test
+of replicas, leases, the outbox and the inbox.
 
 Under CI=true an unreachable PostgreSQL fails the run; elsewhere its half of the suite is skipped
 with the reason shown, so a laptop without PostgreSQL still runs the SQLite half.
+
+Hypothesis runs the profile tests/profiles.py chooses: `ci` under CI=true (each property's own example
+count), `dev` elsewhere (a fifth of it), or the one HYPOTHESIS_PROFILE names.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import shutil
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine, text
+from hypothesis import settings
+from sqlalchemy import Engine, MetaData, create_engine, text
 from sqlalchemy.exc import OperationalError
 
 from gradecore.persistence.db import create_db_engine, upgrade
 from gradecore.persistence.store import Store
+from tests.profiles import PROFILE
+from tests.races import Replica, second_replica
 
 POSTGRES_URL = os.environ.get("SMITH_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 DEMO_DATA = Path(__file__).resolve().parents[1] / "smith" / "demo_data"
+BACKENDS = ("sqlite", "postgres")
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+settings.load_profile(PROFILE)
 
 
 @functools.cache
@@ -34,8 +71,10 @@ def _postgres_unavailable() -> str | None:
     return None
 
 
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() == "true"
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "backends(*names): the databases a test runs on (default: sqlite and postgres)"
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -49,8 +88,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     )
     for item in items:
         callspec = getattr(item, "callspec", None)
-        if callspec is not None and callspec.params.get("empty_engine") == "postgres":
+        if callspec is not None and callspec.params.get("backend") == "postgres":
             item.add_marker(unreachable_here)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test that touches the database runs on the backends its `backends` marker names (both by
+    default)."""
+    if "backend" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("backends")
+    chosen = marker.args if marker is not None else BACKENDS
+    unknown = set(chosen) - set(BACKENDS)
+    assert chosen and not unknown, f"{metafunc.definition.nodeid}: unknown backends {sorted(unknown)}"
+    metafunc.parametrize("backend", list(chosen), indirect=True)
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database this test runs on (parametrised by `pytest_generate_tests`)."""
+    return str(getattr(request, "param", "sqlite"))
 
 
 @pytest.fixture(scope="session")
@@ -58,7 +115,7 @@ def postgres_admin() -> Iterator[Engine]:
     problem = _postgres_unavailable()
     if problem is not None:
         pytest.fail(problem)  # reached only under CI=true: CI must not go green without the database
-    engine = create_engine(POSTGRES_URL)
+    engine = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
     yield engine
     engine.dispose()
 
@@ -68,33 +125,158 @@ def postgres_url_for(schema: str) -> str:
     return f"{POSTGRES_URL}{joiner}options=-csearch_path%3D{schema}"
 
 
+def _new_schema(admin: Engine) -> str:
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with admin.connect() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    return schema
+
+
+def _drop_schema(admin: Engine, schema: str) -> None:
+    with admin.connect() as connection:
+        connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+
+
 @pytest.fixture
-def empty_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
+def empty_engine(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     """An unmigrated database: a fresh SQLite file, or a fresh PostgreSQL schema."""
-    backend = getattr(request, "param", "sqlite")
     if backend == "sqlite":
         engine = create_db_engine(f"sqlite:///{tmp_path / 'smith.db'}")
         yield engine
         engine.dispose()
         return
     admin: Engine = request.getfixturevalue("postgres_admin")
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    with admin.begin() as connection:
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    schema = _new_schema(admin)
     engine = create_db_engine(postgres_url_for(schema))
     try:
         yield engine
     finally:
         engine.dispose()
-        with admin.begin() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        _drop_schema(admin, schema)
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to head once per run, for tests to copy."""
+    path = tmp_path_factory.mktemp("migrated") / "smith.db"
+    engine = create_db_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    engine.dispose()  # the last connection closing folds the WAL into the file: the file alone is whole
+    return path
+
+
+# What a test could change in the schema itself: relations, columns, constraints, triggers, and the
+# migration revision. Read from pg_catalog (information_schema's views are several times slower).
+_SCHEMA_FINGERPRINT = text(
+    """
+    SELECT md5(string_agg(item, '|' ORDER BY item)) FROM (
+        SELECT format('r %s %s', relname, relkind) AS item
+          FROM pg_class WHERE relnamespace = current_schema()::regnamespace
+        UNION ALL
+        SELECT format('a %s.%s %s %s %s', attrelid::regclass, attname, atttypid::regtype, attnotnull,
+                      pg_get_expr(adbin, adrelid))
+          FROM pg_attribute
+          JOIN pg_class ON pg_class.oid = attrelid
+          LEFT JOIN pg_attrdef ON adrelid = attrelid AND adnum = attnum
+          WHERE relnamespace = current_schema()::regnamespace AND attnum > 0 AND NOT attisdropped
+        UNION ALL
+        SELECT format('k %s %s', conname, pg_get_constraintdef(oid))
+          FROM pg_constraint WHERE connamespace = current_schema()::regnamespace
+        UNION ALL
+        SELECT format('t %s %s', tgrelid::regclass, tgname)
+          FROM pg_trigger JOIN pg_class ON pg_class.oid = tgrelid
+          WHERE NOT tgisinternal AND relnamespace = current_schema()::regnamespace
+        UNION ALL
+        SELECT format('v %s', version_num) FROM alembic_version
+    ) AS schema_items
+    """
+)
+
+
+@dataclass
+class _MigratedSchema:
+    """A PostgreSQL schema migrated to head, emptied for each test; rebuilt when a test changed it.
+
+    Emptied by DELETE in foreign-key order and `setval`, not TRUNCATE: TRUNCATE gives each table new
+    files, ten times the cost on tables this small."""
+
+    admin: Engine
+    schema: str = ""
+    emptying: str = ""  # the statements that empty every table and restart every sequence
+    fingerprint: str | None = None
+
+    def build(self) -> None:
+        self.schema = _new_schema(self.admin)
+        engine = create_db_engine(postgres_url_for(self.schema))
+        try:
+            upgrade(engine)
+            reflected = MetaData()
+            reflected.reflect(engine)
+            with engine.connect() as connection:
+                sequences = connection.execute(
+                    text("SELECT sequencename FROM pg_sequences WHERE schemaname = current_schema()")
+                ).scalars()
+                restarts = [f"SELECT setval('{name}', 1, false)" for name in sequences]
+            deletes = [
+                f"DELETE FROM {table.name}"
+                for table in reversed(reflected.sorted_tables)
+                if table.name != "alembic_version"
+            ]
+            self.emptying = "; ".join(["SET LOCAL synchronous_commit = off", *deletes, *restarts])
+            self.fingerprint = self._fingerprint(engine)
+            assert self.fingerprint is not None
+        finally:
+            engine.dispose()
+
+    def _fingerprint(self, engine: Engine) -> str | None:
+        """The schema's fingerprint, or None when a test dropped alembic's table."""
+        with engine.connect() as connection:
+            if connection.execute(text("SELECT to_regclass('alembic_version')")).scalar_one() is None:
+                return None
+            return str(connection.execute(_SCHEMA_FINGERPRINT).scalar_one())
+
+    def emptied(self) -> Engine:
+        """An engine on the schema with every table empty and every sequence restarted."""
+        engine = create_db_engine(postgres_url_for(self.schema))
+        with engine.begin() as connection:
+            connection.exec_driver_sql(self.emptying)
+        return engine
+
+    def check_unchanged(self, engine: Engine) -> None:
+        if self._fingerprint(engine) != self.fingerprint:
+            _drop_schema(self.admin, self.schema)
+            self.build()
+
+    def drop(self) -> None:
+        _drop_schema(self.admin, self.schema)
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres(postgres_admin: Engine) -> Iterator[_MigratedSchema]:
+    migrated = _MigratedSchema(postgres_admin)
+    migrated.build()
+    yield migrated
+    migrated.drop()
 
 
 @pytest.fixture
-def engine(empty_engine: Engine) -> Engine:
-    """A database migrated to head."""
-    upgrade(empty_engine)
-    return empty_engine
+def engine(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
+    """A database migrated to head, empty: a copy of this run's migrated SQLite file, or the run's
+    migrated PostgreSQL schema with its tables emptied."""
+    if backend == "sqlite":
+        template: Path = request.getfixturevalue("migrated_sqlite")
+        shutil.copyfile(template, tmp_path / "smith.db")
+        engine = create_db_engine(f"sqlite:///{tmp_path / 'smith.db'}")
+        yield engine
+        engine.dispose()
+        return
+    migrated: _MigratedSchema = request.getfixturevalue("migrated_postgres")
+    engine = migrated.emptied()
+    try:
+        yield engine
+        migrated.check_unchanged(engine)
+    finally:
+        engine.dispose()
 
 
 @pytest.fixture
@@ -102,22 +284,11 @@ def store(engine: Engine) -> Store:
     return Store(engine)
 
 
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Every test that touches the database runs once on SQLite and once on PostgreSQL.
-
-    A test that parametrises `empty_engine` itself (`["postgres"]` for a PostgreSQL-only behaviour such
-    as SKIP LOCKED) keeps its own choice.
-    """
-    chosen = any(
-        "empty_engine" in _argnames(marker.args[0])
-        for marker in metafunc.definition.iter_markers("parametrize")
-    )
-    if "empty_engine" in metafunc.fixturenames and not chosen:
-        metafunc.parametrize("empty_engine", ["sqlite", "postgres"], indirect=True)
-
-
-def _argnames(argnames: str | Sequence[str]) -> list[str]:
-    return [name.strip() for name in argnames.split(",")] if isinstance(argnames, str) else list(argnames)
+@pytest.fixture
+def replica_b(engine: Engine) -> Iterator[Replica]:
+    """A second replica on the test's PostgreSQL database, for forcing races (tests/races.py)."""
+    with second_replica(engine) as replica:
+        yield replica
 
 
 def load_demo(name: str) -> bytes:

@@ -116,7 +116,7 @@ def _get(url: str) -> int:
         return 0
 
 
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 def test_the_containers_command_migrates_and_serves_on_postgresql(
     empty_engine: Engine, tmp_path: Path
 ) -> None:

@@ -29,6 +29,7 @@ from gradecore.model.vocabulary import (
 )
 from tests.blocks.factories import conversation_grade, dim, synthetic_conversation, turn_grade
 from tests.blocks.reading import visible_text
+from tests.profiles import examples
 
 # Mrkdwn's special characters, an emoji (two UTF-16 units) and newlines, over a background of anything.
 awkward = st.sampled_from(["&", "<", ">", "*", "_", "~", "`", "|", "😀", "\n", "<@U123>", "4821"])
@@ -75,9 +76,7 @@ def dimensions(draw: st.DrawFn, scope: Scope) -> DimensionResult:
     )
 
 
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
     data=st.data(),
     texts=st.lists(drafts, min_size=1, max_size=12),
@@ -129,7 +128,7 @@ def test_any_grade_builds_valid_posts(
     assert "4821" not in visible_text(listing)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(
     name=st.text(max_size=400),
     day=st.dates(min_value=date(2000, 1, 1), max_value=date(2100, 1, 1)),

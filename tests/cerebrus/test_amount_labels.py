@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from cerebrus.amount_labels import label_matcher
 from cerebrus.text import fold
+from tests.profiles import examples
 
 KEYS = ("rent_1br", "rent_2br", "application_fee", "admin_fee", "security_deposit", "pet_deposit", "pet_rent")
 MATCHER = label_matcher(KEYS, {})
@@ -64,7 +65,7 @@ WORDS = st.sampled_from(
 GAPS = st.sampled_from([" ", "  ", "/", " / ", "\t", ", ", "\n", "(", "-", ""])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(st.lists(st.tuples(GAPS, WORDS), max_size=9))
 def test_the_screen_never_rules_out_a_label_after(pieces: list[tuple[str, str]]) -> None:
     folded = fold("$1" + "".join(gap + word for gap, word in pieces))

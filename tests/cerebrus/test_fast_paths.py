@@ -20,6 +20,7 @@ from gradecore.model.contract import validate_conversation
 from gradecore.model.vocabulary import Outcome
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
+from tests.profiles import examples
 
 
 def _texts(*pieces: str, size: int) -> st.SearchStrategy[str]:
@@ -44,7 +45,7 @@ def _number_pattern_plainly(value: float) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w.,])(?:{'|'.join(sorted(forms))}){tail}(?![\d]|[.,]\d)")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(
     st.sampled_from([0.0, 5.0, 45.0, 1850.0, 1950.5, 12.05, 1234567.0]),
     _texts(*"0123456789.,$ a", "1,850", "1.850", "45", "00", size=20),
@@ -53,7 +54,7 @@ def test_number_search_agrees_with_the_plain_pattern(value: float, text: str) ->
     assert number_written(value, text) == (_number_pattern_plainly(value).search(text) is not None)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(_texts(*"0123456789., $aus", "dollars", "dolares", "1,950", "bucks", size=24))
 def test_the_dollar_first_scan_finds_what_the_full_scan_finds(text: str) -> None:
     # money_in uses the `$`-first pattern only when the text holds neither `usd` nor `us$`.
@@ -112,7 +113,7 @@ _AMOUNT_WORDS = (
 )  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(st.lists(st.sampled_from(_AMOUNT_WORDS), min_size=1, max_size=20), st.sampled_from(_LEDGERS))
 def test_skipping_label_pairing_changes_no_amount_verdict(words: list[str], ledger: dict[str, int]) -> None:
     # The check skips pairing an amount with its label when no label naming only other items stands

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from cerebrus.phrase_syntax import compile_phrase
 from cerebrus.phrases import Choice, PatternError, Phrase, PhraseSet
 from cerebrus.tokens import _TOKEN, TokenizedText, reading_of, split_clitic
+from tests.profiles import examples
 
 SLOTS = {
     "future": ["will", "'ll", "is going to"],
@@ -219,7 +220,7 @@ _PIECES = [
 _WORDS = ["a", "b", "we", "we'll", "will", "is", "just", "x"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(
     st.lists(st.sampled_from(_PIECES), min_size=1, max_size=5).map(lambda parts: ["a", *parts, "b"]),
     st.lists(st.sampled_from(_WORDS), max_size=10),
@@ -251,7 +252,7 @@ def _reference_finditer(phrase: Phrase, tokens: TokenizedText) -> list[tuple[int
     return found
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(
     st.tuples(
         st.sampled_from(["a", "we", "(we | a b)", "is"]), st.lists(st.sampled_from(_PIECES), max_size=4)
@@ -283,7 +284,7 @@ _READ_WORDS = ["a", "b", "we", "we'll", "will", "i", "i'm", "im", "am", "can", "
 _READ_WORDS += ["can't", "don't", "do", "dont", "isn't", "is", "x", "what's", "whats"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(
     st.tuples(
         st.sampled_from(["(we will | a b)", "(i am | we)", "cannot", "(do not | is)", "a"]),

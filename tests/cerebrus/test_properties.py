@@ -8,9 +8,10 @@ from cerebrus import grade
 from gradecore.model.contract import Conversation
 from gradecore.model.vocabulary import Level, Outcome, worst
 from tests.cerebrus.strategies import conversations
+from tests.profiles import examples
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 @given(conversations())
 def test_grading_is_total_deterministic_and_honest(conversation: Conversation) -> None:
     graded = grade(conversation)

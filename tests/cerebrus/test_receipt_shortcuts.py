@@ -23,6 +23,7 @@ from gradecore.model.vocabulary import DimensionResult, Evidence, Outcome
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 from tests.cerebrus.strategies import conversations
+from tests.profiles import examples
 
 
 def _validated(result: DimensionResult) -> DimensionResult:
@@ -37,7 +38,7 @@ def _assert_same(built: DimensionResult | None, expected: DimensionResult) -> No
     assert built.model_dump_json() == expected.model_dump_json()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(conversations())
 def test_a_receipt_from_a_template_is_the_validated_receipt(conversation: Conversation) -> None:
     graded = grade(conversation)
@@ -128,7 +129,7 @@ def test_the_same_places_in_another_order_keep_their_own_first_reason() -> None:
         assert _state(shared)[1].not_checked[0].why == order[0].not_checked_why
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(conversations())
 def test_a_place_with_receipts_found_again_is_the_placement(conversation: Conversation) -> None:
     # Each turn placed plainly and with its receipted results as its own, twice over (the second
@@ -156,7 +157,7 @@ def test_assembled_models_hold_nothing_but_their_fields(model: type[BaseModel]) 
     assert not (decorators.model_validators or decorators.field_validators or decorators.validators), model
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(conversations())
 def test_assembled_grades_are_their_validated_twins(conversation: Conversation) -> None:
     graded = grade(conversation)

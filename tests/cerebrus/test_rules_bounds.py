@@ -12,7 +12,7 @@ import pytest
 from cerebrus.phrase_syntax import MAX_ELEMENTS, MAX_GAPS, MAX_PATTERN_CHARS, MAX_REACH
 from cerebrus.rules import MAX_NESTING, RulesError, load_rules
 from cerebrus.text_rules import MAX_PATTERNS
-from tests.smith.cli.runner import run_smith
+from tests.smith.cli.in_process import run_in_process
 
 DEMO = Path(__file__).resolve().parents[2] / "smith" / "demo_data" / "lampliter-unbacked-promise.json"
 
@@ -82,5 +82,5 @@ def test_a_file_nested_a_little_too_deep_is_refused_too(tmp_path: Path) -> None:
 def test_the_command_line_says_it_in_one_line_and_exits_non_zero(tmp_path: Path) -> None:
     rules = tmp_path / "deep.toml"
     rules.write_text(f"x = {'[' * 50_000}{']' * 50_000}\n", encoding="utf-8")
-    result = run_smith(tmp_path, "grade", str(DEMO), env={"SMITH_RULES_FILE": str(rules)})
+    result = run_in_process(tmp_path, "grade", str(DEMO), env={"SMITH_RULES_FILE": str(rules)})
     assert "nested more than" in result.one_error_line()

@@ -24,6 +24,7 @@ from gradecore.model.vocabulary import DimensionResult, Evidence, Span
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 from tests.cerebrus.strategies import conversations
+from tests.profiles import examples
 
 
 def _fields(model: BaseModel) -> dict[str, Any]:
@@ -31,7 +32,7 @@ def _fields(model: BaseModel) -> dict[str, Any]:
     return {name: getattr(model, name) for name in model.model_fields_set}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(conversations())
 def test_a_builder_builds_what_the_constructor_builds(conversation: Conversation) -> None:
     graded = grade(conversation)
@@ -72,7 +73,7 @@ def _state(tally: GradeAssembly) -> tuple[object, object]:
     return tally.split(), tally.scope(("a", "b", *(f"c{i}" for i in range(40))), judge_on=False)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(st.lists(conversations(), min_size=1, max_size=3))
 def test_a_shared_placement_is_the_placement(graded_conversations: list[Conversation]) -> None:
     # Every turn of every grade placed plainly and through the shared path (twice: the second time
@@ -86,7 +87,7 @@ def test_a_shared_placement_is_the_placement(graded_conversations: list[Conversa
     assert _state(shared) == _state(plain) == _state(again)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(st.lists(conversations(), min_size=1, max_size=3))
 def test_a_mixed_placement_is_the_placement(graded_conversations: list[Conversation]) -> None:
     # Every turn placed plainly and through the mixed path, its results with receipts as its own ones
@@ -138,7 +139,7 @@ _MIXED = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500))
 @given(_MIXED)
 def test_mixed_text_folds_as_character_by_character(text: str) -> None:
     assert FoldedText(text).folded == text.translate(_FOLD)

@@ -15,6 +15,7 @@ from gradecore.model.contract import parse_conversation
 from gradecore.persistence.store import Store
 from smith.ingest import Ingestor
 from tests.conftest import load_demo
+from tests.profiles import examples
 
 
 def test_long_codes_are_found_inside_tokens_and_short_ones_only_as_tokens() -> None:
@@ -68,7 +69,7 @@ def _reference_spans(codes: list[str], text: str) -> set[tuple[int, int]]:
     return found
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(
     codes=st.lists(st.text(alphabet="0123456789abAB#", min_size=1, max_size=6), min_size=1, max_size=8),
     text=st.text(alphabet="0123456789abAB# x", max_size=60),

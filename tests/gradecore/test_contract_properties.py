@@ -19,8 +19,9 @@ from gradecore.model.contract import (
 )
 from gradecore.persistence.store import content_hash
 from tests.gradecore.strategies import Doc, conversation_docs, json_values
+from tests.profiles import examples
 
-FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(200), suppress_health_check=[HealthCheck.too_slow])
 
 
 def _strict_json(text: str) -> Any:

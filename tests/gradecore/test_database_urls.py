@@ -46,7 +46,7 @@ def test_an_empty_database_is_named_in_the_message(tmp_path: Path) -> None:
     assert str(unnamed.value).startswith("the database is empty, not at ")
 
 
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 def test_postgres_scheme_reaches_the_real_server(empty_engine: Engine) -> None:
     driverless = "postgres://" + empty_engine.url.render_as_string(hide_password=False).split("://", 1)[1]
     engine = create_db_engine(driverless)

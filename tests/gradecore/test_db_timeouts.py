@@ -21,7 +21,7 @@ def _url(engine: Engine) -> str:
     return engine.url.render_as_string(hide_password=False)
 
 
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 def test_postgresql_sessions_carry_the_timeouts_and_keep_the_urls_options(engine: Engine) -> None:
     limits = DatabaseTimeouts(connect_seconds=3, statement_seconds=7, lock_seconds=1.5)
     timed = create_db_engine(_url(engine), timeouts=limits)
@@ -37,7 +37,7 @@ def test_postgresql_sessions_carry_the_timeouts_and_keep_the_urls_options(engine
         timed.dispose()
 
 
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 def test_a_held_lock_is_an_error_after_the_lock_timeout_not_a_wait(engine: Engine) -> None:
     timed = create_db_engine(_url(engine), timeouts=DatabaseTimeouts(lock_seconds=0.5))
     outcome: list[BaseException | None] = []
@@ -88,7 +88,7 @@ def test_a_server_that_never_answers_is_a_connect_error_not_a_wait() -> None:
         timed.dispose()
 
 
-@pytest.mark.parametrize("empty_engine", ["sqlite"], indirect=True)
+@pytest.mark.backends("sqlite")
 def test_sqlite_waits_for_a_lock_no_longer_than_the_statement_timeout(engine: Engine) -> None:
     timed = create_db_engine(_url(engine), timeouts=DatabaseTimeouts(statement_seconds=4))
     try:

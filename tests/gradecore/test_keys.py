@@ -14,6 +14,7 @@ from gradecore.model.keys import item_ref
 from gradecore.persistence.entities import GradeVerdict, MachineGrade, SlackPost
 from gradecore.persistence.store import item_ref as store_item_ref
 from smith.outbox.keys import edit_key, parent_key, turn_key
+from tests.profiles import examples
 
 TRICKY = st.sampled_from(["/", ":", "%", "#", "turn", ":turn:", "%2F", "%3A", "edit", "a", "é", "👍"])
 ids = st.one_of(
@@ -37,7 +38,7 @@ def _keys(item: tuple[str, str | None]) -> set[str]:
     return {key, edit_key(key, GRADE_ID)}
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500))
 @given(first=items, second=items)
 def test_distinct_items_never_share_a_ref_or_a_key(
     first: tuple[str, str | None], second: tuple[str, str | None]
@@ -49,7 +50,7 @@ def test_distinct_items_never_share_a_ref_or_a_key(
     assert _keys(first).isdisjoint(_keys(second))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(item=items)
 def test_every_ref_and_key_fits_its_column(item: tuple[str, str | None]) -> None:
     for entity in (MachineGrade, GradeVerdict):

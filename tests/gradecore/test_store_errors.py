@@ -37,6 +37,6 @@ def test_a_duplicate_key_is_not_unavailability(engine: Engine) -> None:
 
 
 # PostgreSQL only: SQLite does not enforce VARCHAR lengths, so there is no such error to classify.
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 def test_a_value_the_column_cannot_hold_is_not_unavailability(engine: Engine) -> None:
     assert not database_unavailable(_error_of(engine, INSERT.format("x" * 2000)))

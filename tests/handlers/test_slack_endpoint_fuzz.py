@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine
 
 from tests.gradecore.strategies import json_values
+from tests.profiles import examples
 from tests.scenarios import slack_requests as sr
 from tests.scenarios.listening import CHANNEL, EVENTS, SECRET, Scene, running_scene
 
@@ -116,7 +117,7 @@ unsigned_bodies = st.binary(max_size=256) | json_values.map(lambda value: json.d
 
 
 # One app serves every example (it must keep serving), hence the health check.
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=unsigned_bodies, headers=unsigned_headers)
 async def test_unsigned_requests_are_refused_never_a_5xx(
     scene: Scene, body: bytes, headers: dict[str, str]
@@ -127,7 +128,7 @@ async def test_unsigned_requests_are_refused_never_a_5xx(
     assert scene.inbox() == []
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 async def test_signed_odd_payloads_are_acked_and_leave_nothing_unprocessable(
     scene: Scene, data: st.DataObject

@@ -70,7 +70,7 @@ def test_the_default_deadlines_fit_inside_slacks_limit() -> None:
     assert PROBE_DEADLINE_SECONDS <= SLACK_GIVES_UP_AFTER
 
 
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 async def test_a_stalled_database_never_holds_the_ack_and_loses_nothing_acked(engine: Engine) -> None:
     host, port = engine.url.host or "127.0.0.1", engine.url.port or 5432
     with StallingProxy(host, port) as proxy:
@@ -143,7 +143,7 @@ async def test_a_stalled_database_never_holds_the_ack_and_loses_nothing_acked(en
             )
 
 
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 async def test_ingest_answers_503_in_time_when_the_database_stalls_and_the_retry_stores_it_once(
     engine: Engine,
 ) -> None:

@@ -25,7 +25,8 @@ from smith.sweep.job import run_sweep
 from tests.conftest import load_demo
 from tests.fakes.slack_api import FakeSlack
 from tests.scheduling.world import OAKRIDGE, add_grader, ingest, react
-from tests.smith.cli.runner import database_url, run_smith
+from tests.smith.cli.in_process import run_in_process
+from tests.smith.cli.runner import database_url
 from tests.smith.outbox.harness import relay_for
 
 CHANNEL = "C0OAKRIDGE"
@@ -102,7 +103,7 @@ async def test_staff_disagreement_becomes_a_proven_rule_change_and_a_regrade(wor
         assert len(list((workdir / "fixtures" / "grader").glob("*.json"))) == 5
 
         # 1. Which rule do people disagree with?
-        listed = run_smith(workdir, "rules", "disagreements", "--since", "2026-11-01", "--json")
+        listed = run_in_process(workdir, "rules", "disagreements", "--since", "2026-11-01", "--json")
         assert listed.code == 0, listed.stderr
         rows = {(r["check"], r["rule_entry"]): r for r in json.loads(listed.stdout)}
         row = rows[("no_ungrounded_policy_claim", "visit.generic_en")]
@@ -112,14 +113,16 @@ async def test_staff_disagreement_becomes_a_proven_rule_change_and_a_regrade(wor
 
         # 2. The smallest change that would have agreed with them.
         candidate = workdir / "candidate.toml"
-        suggested = run_smith(workdir, "rules", "suggest", "--since", "2026-11-01", "--out", str(candidate))
+        suggested = run_in_process(
+            workdir, "rules", "suggest", "--since", "2026-11-01", "--out", str(candidate)
+        )
         assert suggested.code == 0, suggested.stderr
         text = candidate.read_text(encoding="utf-8")
         assert 'id = "visit.generic_en"' in text and "enabled = false" in text
         assert "9 of 10 acts disagreed" in text
 
         # 3. Proof before use: the four corrected fixtures now agree; nothing regresses.
-        tried = run_smith(workdir, "rules", "try", str(candidate), "--since", "2026-11-01")
+        tried = run_in_process(workdir, "rules", "try", str(candidate), "--since", "2026-11-01")
         assert tried.code == 0, tried.stdout + tried.stderr
         # Piped, each table row is a tab-separated line (issue 25): its first cells are name and count.
         rows = {
@@ -135,15 +138,15 @@ async def test_staff_disagreement_becomes_a_proven_rule_change_and_a_regrade(wor
         breaking.write_text(
             '[[narration]]\nid = "narration.work_order"\npattern = "work order"\n', encoding="utf-8"
         )
-        broken = run_smith(workdir, "rules", "try", str(breaking), "--since", "2026-11-01")
+        broken = run_in_process(workdir, "rules", "try", str(breaking), "--since", "2026-11-01")
         assert broken.code == 1 and "regress" in broken.stdout
 
         # 4. Applied: the regrade edits each flagged parent in place and posts nothing new.
         posts_before = len(fake.calls_to("chat.postMessage"))
         env = {"SMITH_RULES_FILE": str(candidate)}
-        dry = run_smith(workdir, "regrade", "--since", "2026-11-01", "--dry-run", env=env)
+        dry = run_in_process(workdir, "regrade", "--since", "2026-11-01", "--dry-run", env=env)
         assert dry.code == 0 and "would regrade 11" in dry.stdout and "flagged → pass 10" in dry.stdout
-        done = run_smith(workdir, "regrade", "--since", "2026-11-01", env=env)
+        done = run_in_process(workdir, "regrade", "--since", "2026-11-01", env=env)
         assert done.code == 0, done.stderr
         # Issue 20: each parent and its turn reply are edited (a regraded conversation reads the same
         # everywhere), so 20 edits where only the 10 parents were edited before.
@@ -167,7 +170,7 @@ async def test_staff_disagreement_becomes_a_proven_rule_change_and_a_regrade(wor
         assert len(fake.calls_to("chat.postMessage")) == posts_before
 
         # Again: everything is already graded under this rubric; nothing is queued or sent.
-        again = run_smith(workdir, "regrade", "--since", "2026-11-01", env=env)
+        again = run_in_process(workdir, "regrade", "--since", "2026-11-01", env=env)
         assert "regraded 0 (11 already current)" in again.stdout
         await relay.drain(within=5)
         assert len(fake.calls_to("chat.update")) == len(updates)

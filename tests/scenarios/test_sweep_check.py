@@ -52,7 +52,7 @@ def run_check(workdir: Path, fixtures_dir: Path, rules_file: Path | None) -> sub
 
 
 # The command reads fixture files only, never the database: one backend is enough.
-@pytest.mark.parametrize("empty_engine", ["sqlite"], indirect=True)
+@pytest.mark.backends("sqlite")
 def test_fixtures_check_passes_on_fresh_fixtures_and_fails_after_a_rule_change(
     store: Store, tmp_path: Path
 ) -> None:
@@ -86,7 +86,7 @@ def test_fixtures_check_passes_on_fresh_fixtures_and_fails_after_a_rule_change(
     assert f"v{missed.id}.json" in failing and "expected block, graded pass" in failing
 
 
-@pytest.mark.parametrize("empty_engine", ["sqlite"], indirect=True)
+@pytest.mark.backends("sqlite")
 def test_check_fixtures_reports_per_fixture(store: Store, tmp_path: Path) -> None:
     grader = add_grader(store)
     ingest(store, demo(LAMPLITER), when=MORNING)

@@ -19,7 +19,7 @@ from smith.sweep.job import run_sweep
 from smith.tickets.tracker import MarkdownTracker
 from tests.scenarios.sweep_world import MORNING, files_under, truncated_oakridge
 from tests.scheduling.world import add_grader, fixtures, ingest, react
-from tests.smith.cli.runner import run_smith
+from tests.smith.cli.in_process import run_in_process
 
 
 class _Unscrubbed:
@@ -83,10 +83,10 @@ def test_smith_fixtures_refused_lists_each_with_its_reason(
     run_sweep(store, out)
     url = store.engine.url.render_as_string(hide_password=False)
 
-    listed = run_smith(tmp_path, "fixtures", "refused", "--json", database=url)
+    listed = run_in_process(tmp_path, "fixtures", "refused", "--json", database=url)
     assert listed.code == 0, listed.stderr
     [row] = json.loads(listed.stdout)
     assert row["verdict"] == verdict.id and row["kind"] == "ours"
     assert "phone" in row["reason"] and "Priya" not in row["reason"]
-    shown = run_smith(tmp_path, "fixtures", "refused", database=url)
+    shown = run_in_process(tmp_path, "fixtures", "refused", database=url)
     assert shown.code == 0 and str(verdict.id) in shown.stdout and "phone" in shown.stdout

@@ -21,7 +21,7 @@ from gradecore.persistence.store import Store
 from scheduler import JobConfig, Jobs
 from tests.scheduling.world import job_runs, set_property, tally_posts
 
-POSTGRES_ONLY = pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+POSTGRES_ONLY = pytest.mark.backends("postgres")
 ZONES = {"camellia": "America/Los_Angeles", "madrid": "Europe/Madrid", "tokyo": "Asia/Tokyo"}
 
 

@@ -154,7 +154,7 @@ async def test_a_judgement_of_an_outdated_version_is_not_recorded(store: Store) 
         assert unit.judging.pending() == 1, "the newer version's judgement is still owed"
 
 
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 async def test_two_replicas_never_judge_the_same_request_twice(store: Store) -> None:
     ingestor = Ingestor(store, judge=True)
     ingestor.ingest(parse_conversation(LAMPLITER))

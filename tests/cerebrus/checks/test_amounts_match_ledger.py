@@ -12,6 +12,7 @@ from cerebrus import Rules
 from gradecore.model.vocabulary import DimensionResult, Level, NotCheckedWhy, Outcome, Owner
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import quotes, run_check
+from tests.profiles import examples
 
 # The ledger holds rent_2br 1850 and application_fee 45 (builders.DEFAULT_FACTS).
 
@@ -290,7 +291,7 @@ def _written(cents_value: int, style: str) -> str:
     }[style]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150))
 @given(
     st.integers(min_value=1, max_value=9_999_999),
     st.sampled_from(["en", "en whole", "en words", "es", "es words", "usd"]),

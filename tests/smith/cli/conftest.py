@@ -1,5 +1,5 @@
-"""What the CLI tests share: a migrated database made once per module, copied into each test's
-directory (migrating it again for every test would be most of the suite's time)."""
+"""What the CLI tests share: a working directory holding a copy of the run's migrated database
+(tests/conftest.py `migrated_sqlite`: migrating again for every test would be most of their time)."""
 
 from __future__ import annotations
 
@@ -7,16 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.smith.cli.runner import copy_database, migrated_template
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return migrated_template(tmp_path_factory.mktemp("template"))
+from tests.smith.cli.runner import copy_database
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, template: Path) -> Path:
+def workdir(tmp_path: Path, migrated_sqlite: Path) -> Path:
     """A test's own directory, holding a copy of the migrated database."""
-    copy_database(template, tmp_path)
+    copy_database(migrated_sqlite, tmp_path)
     return tmp_path

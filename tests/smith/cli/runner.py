@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from gradecore.persistence.db import create_db_engine, upgrade
+from gradecore.persistence.db import create_db_engine
 from gradecore.persistence.store import Store, Unit
 
 # Settings a developer's shell may carry that would change what the command does (or reach Slack).
@@ -68,14 +68,6 @@ def run_smith(
         completed.stdout.decode("utf-8", "replace"),
         completed.stderr.decode("utf-8", "replace"),
     )
-
-
-def migrated_template(directory: Path) -> Path:
-    """A migrated database file to copy into each test (migrating per test would dominate the run)."""
-    engine = create_db_engine(database_url(directory))
-    upgrade(engine)
-    engine.dispose()
-    return directory / "smith.db"
 
 
 def copy_database(template: Path, workdir: Path) -> None:

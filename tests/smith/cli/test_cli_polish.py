@@ -1,5 +1,6 @@
 """Issue 13, point 8: `smith --version`, fixed choices typed as choices with one-line errors, `--json`
-on every listing, and tables that never cut ids or reasons — run as a subprocess, as a user would."""
+on every listing, and tables that never cut ids or reasons. `--version` and the terminal's
+progress bar run through the real process, the rest in the test's process."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from blocks.locales import SUPPORTED_LOCALES
 from gradecore.persistence.entities import SlackPost
 from smith.cli.properties import Locale
 from tests.conftest import DEMO_DATA
+from tests.smith.cli.in_process import run_in_process
 from tests.smith.cli.runner import reading, run_smith
 
 
@@ -53,11 +55,11 @@ def test_the_locale_choices_are_the_supported_locales() -> None:
     ],
 )
 def test_a_value_outside_its_choices_is_one_line(workdir: Path, args: tuple[str, ...], expected: str) -> None:
-    assert run_smith(workdir, *args).one_error_line() == expected
+    assert run_in_process(workdir, *args).one_error_line() == expected
 
 
 def test_a_supported_locale_is_stored(workdir: Path) -> None:
-    result = run_smith(
+    result = run_in_process(
         workdir, "properties", "set", "camellia", "--name", "C", "--timezone", "UTC", "--locale", "es"
     )
     assert result.code == 0, result.stderr
@@ -71,11 +73,11 @@ def test_every_listing_speaks_json(workdir: Path) -> None:
         unit.users.add("maria@example.test", "María López", "admin")
         unit.properties.set("camellia", name="Camellia", timezone="America/New_York", locale="es")
 
-    users = json.loads(run_smith(workdir, "users", "list", "--json").stdout)
+    users = json.loads(run_in_process(workdir, "users", "list", "--json").stdout)
     assert users == [
         {"email": "maria@example.test", "name": "María López", "role": "admin", "active": True, "slack": []}
     ]
-    properties = json.loads(run_smith(workdir, "properties", "list", "--json").stdout)
+    properties = json.loads(run_in_process(workdir, "properties", "list", "--json").stdout)
     assert properties == [
         {
             "id": "camellia",
@@ -85,13 +87,13 @@ def test_every_listing_speaks_json(workdir: Path) -> None:
             "channel": None,
         }
     ]
-    outbox = json.loads(run_smith(workdir, "outbox", "--json").stdout)
+    outbox = json.loads(run_in_process(workdir, "outbox", "--json").stdout)
     assert outbox["posts"] == [] and outbox["counts"]["pending"] == 0
-    agreement = json.loads(run_smith(workdir, "agreement", "--json").stdout)
+    agreement = json.loads(run_in_process(workdir, "agreement", "--json").stdout)
     assert agreement == [
         {"grader": "all", "acts": 0, "agreeing": None, "kappa": None, "kappa_binary": None, "kappa_n": 0}
     ]
-    tally = json.loads(run_smith(workdir, "tally", "--date", "2026-11-30", "--json").stdout)
+    tally = json.loads(run_in_process(workdir, "tally", "--date", "2026-11-30", "--json").stdout)
     assert tally[0]["property"] == "camellia" and tally[0]["graded"] == 0
     # Every figure of the line, and whose line it is (issue 23).
     assert {key: tally[0][key] for key in ("name", "channel", "graded", "pass", "below", "reacted")} == {
@@ -118,7 +120,7 @@ def test_tables_never_cut_ids_or_reasons(workdir: Path) -> None:
                 last_error=error,
             )
         )
-    result = run_smith(workdir, "outbox")
+    result = run_in_process(workdir, "outbox")
     assert result.code == 0, result.stderr
     cells = "".join(re.sub(r"[│┃|\s]", "", line) for line in result.stdout.splitlines())
     assert error in cells
@@ -176,7 +178,7 @@ def test_ingesting_many_documents_shows_a_progress_bar_in_a_terminal(workdir: Pa
     assert len(out.splitlines()) == len(lines) + 1
     assert out.splitlines()[-1] == f"{len(lines)} documents: {len(lines)} new"
 
-    piped = run_smith(workdir, "ingest", str(many))  # no terminal: no bar at all
+    piped = run_in_process(workdir, "ingest", str(many))  # no terminal: no bar at all
     assert "Ingesting" not in piped.stdout + piped.stderr
 
 
@@ -184,7 +186,7 @@ def test_regrading_shows_a_progress_bar_in_a_terminal(workdir: Path) -> None:
     lines = [json.dumps(json.loads(path.read_text())) for path in sorted(DEMO_DATA.glob("*.json"))]
     many = workdir / "many.jsonl"
     many.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert run_smith(workdir, "ingest", str(many)).code == 0
+    assert run_in_process(workdir, "ingest", str(many)).code == 0
     (workdir / "rules.toml").write_text("[thresholds]\ntoken_budget = 59999\n", encoding="utf-8")
 
     env_rules = {"SMITH_RULES_FILE": str(workdir / "rules.toml")}
@@ -193,6 +195,6 @@ def test_regrading_shows_a_progress_bar_in_a_terminal(workdir: Path) -> None:
     assert code == 0, terminal
     assert "Regrading stored conversations" in terminal and f"{len(lines)} stored conversations" in out
 
-    piped = run_smith(workdir, *args, env=env_rules)
+    piped = run_in_process(workdir, *args, env=env_rules)
     assert piped.code == 0 and "Regrading" not in piped.stdout + piped.stderr
     assert f"would regrade {len(lines)}" in piped.stdout  # a new rubric: every conversation is regraded

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.smith.cli.runner import run_smith
+from tests.smith.cli.in_process import run_in_process
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
@@ -23,16 +23,16 @@ def test_a_dry_run_lists_the_conversations_that_now_flag(workdir: Path) -> None:
     promise.write_text(case_44.replace('"2026-12-', '"2026-11-'), encoding="utf-8")
     clean = CORPUS / "01-thermostat-system-reset.json"
     for case in (promise, clean):
-        ingested = run_smith(workdir, "ingest", str(case), env={"SMITH_RULES_FILE": str(old_rules)})
+        ingested = run_in_process(workdir, "ingest", str(case), env={"SMITH_RULES_FILE": str(old_rules)})
         assert ingested.code == 0, ingested.stderr
 
-    dry = run_smith(workdir, "regrade", "--since", "2026-01-01", "--dry-run")
+    dry = run_in_process(workdir, "regrade", "--since", "2026-01-01", "--dry-run")
     assert dry.code == 0, dry.stderr
     listed = [line for line in dry.stdout.splitlines() if "→" in line and ":" in line and "·" not in line]
     assert listed == ["pass → block: 44-promise-tech-headed-over"]
     assert "would regrade 2" in dry.stdout and "pass → flagged 1" in dry.stdout
 
     # A real regrade then leaves nothing newly flagging to list.
-    assert run_smith(workdir, "regrade", "--since", "2026-01-01").code == 0
-    again = run_smith(workdir, "regrade", "--since", "2026-01-01", "--dry-run")
+    assert run_in_process(workdir, "regrade", "--since", "2026-01-01").code == 0
+    again = run_in_process(workdir, "regrade", "--since", "2026-01-01", "--dry-run")
     assert "pass → block" not in again.stdout

@@ -61,9 +61,9 @@ class Smith:
 
 @pytest.fixture
 def smith(
-    tmp_path: Path, template: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> Smith:
-    copy_database(template, tmp_path)
+    copy_database(migrated_sqlite, tmp_path)
     return Smith(tmp_path, monkeypatch, capsys)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.smith.cli.runner import run_smith
+from tests.smith.cli.in_process import run_in_process
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 CASE = "41-move-in-costs-label-after"
@@ -22,10 +22,10 @@ def test_a_dry_run_names_each_conversation_whose_verdict_changes(workdir: Path) 
         # Settled well in the past, so that the window up to now holds it whatever today is.
         text = (CORPUS / f"{case}.json").read_text(encoding="utf-8")
         (workdir / f"{case}.json").write_text(re.sub(r"\b2026-1[12]-", "2025-11-", text), encoding="utf-8")
-        ingested = run_smith(workdir, "ingest", str(workdir / f"{case}.json"), env=swapped)
+        ingested = run_in_process(workdir, "ingest", str(workdir / f"{case}.json"), env=swapped)
         assert ingested.code == 0, ingested.stderr
 
-    dry = run_smith(workdir, "regrade", "--since", "2025-01-01", "--dry-run")
+    dry = run_in_process(workdir, "regrade", "--since", "2025-01-01", "--dry-run")
     assert dry.code == 0, dry.stderr
     lines = dry.stdout.splitlines()
     # The reply v3 reads right is named, old level first; the clean case, unchanged, is not.
@@ -33,4 +33,4 @@ def test_a_dry_run_names_each_conversation_whose_verdict_changes(workdir: Path) 
     assert "would regrade 2" in lines[-1]
 
     # Nothing was written: the same dry run says the same.
-    assert run_smith(workdir, "regrade", "--since", "2025-01-01", "--dry-run").stdout == dry.stdout
+    assert run_in_process(workdir, "regrade", "--since", "2025-01-01", "--dry-run").stdout == dry.stdout

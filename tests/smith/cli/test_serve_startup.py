@@ -77,7 +77,7 @@ async def test_a_bot_token_slack_refuses_stops_the_start(workdir: Path, signing_
     assert "xoxb-revoked-or-mistyped" not in ended.stderr
 
 
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 async def test_start_up_states_the_settings_once_with_secrets_masked(workdir: Path, engine: Engine) -> None:
     database = engine.url.set(password="db-password-never-logged")
     async with FakeSlack.running() as fake:

@@ -19,7 +19,7 @@ import pytest
 from gradecore.persistence.store import ROLES
 from smith.cli import commands, context, users
 from smith.cli.errors import run_guarded
-from tests.smith.cli.runner import copy_database, database_url, migrated_template
+from tests.smith.cli.runner import copy_database, database_url
 
 _DEMO_DOCUMENT = Path(__file__).parents[3] / "smith" / "demo_data" / "lampliter-unbacked-promise.json"
 
@@ -85,11 +85,6 @@ def _run(workdir: Path, *args: str, env: dict[str, str] | None = None, succeeds:
     return Exit(set(found["modules"]), int(found["frozen"]), bool(found["collecting"]))
 
 
-def _directory(path: Path) -> Path:
-    path.mkdir()
-    return path
-
-
 def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
     return [name for name in names if name in modules]
 
@@ -111,9 +106,9 @@ def test_a_commands_help_imports_nothing_heavy(tmp_path: Path, args: tuple[str, 
 
 
 def test_a_database_listing_reads_through_core_without_the_orm_migrations_slack_or_engine(
-    tmp_path: Path,
+    tmp_path: Path, migrated_sqlite: Path
 ) -> None:
-    copy_database(migrated_template(_directory(tmp_path / "template")), tmp_path)
+    copy_database(migrated_sqlite, tmp_path)
     for args in (("users", "list"), ("outbox",), ("properties", "list")):
         ended = _run(tmp_path, *args)
         assert {"sqlalchemy", "gradecore.persistence.listings"} <= ended.modules, args
@@ -121,8 +116,8 @@ def test_a_database_listing_reads_through_core_without_the_orm_migrations_slack_
         assert ended.frozen > 0, args  # the start-up heap is frozen once the work begins
 
 
-def test_a_command_that_writes_opens_the_store(tmp_path: Path) -> None:
-    copy_database(migrated_template(_directory(tmp_path / "template")), tmp_path)
+def test_a_command_that_writes_opens_the_store(tmp_path: Path, migrated_sqlite: Path) -> None:
+    copy_database(migrated_sqlite, tmp_path)
     ended = _run(tmp_path, "outbox", "--retry-failed")
     assert {"sqlmodel", "gradecore.persistence.entities", "gradecore.persistence.store"} <= ended.modules
     assert _loaded(ended.modules, _NOT_FOR_READING) == []
@@ -138,19 +133,21 @@ def test_a_command_that_writes_opens_the_store(tmp_path: Path) -> None:
         ("db", "current"),
     ],
 )
-def test_the_collector_is_on_again_once_a_commands_work_begins(tmp_path: Path, args: tuple[str, ...]) -> None:
+def test_the_collector_is_on_again_once_a_commands_work_begins(
+    tmp_path: Path, migrated_sqlite: Path, args: tuple[str, ...]
+) -> None:
     """Off while the modules load, on again (with the start-up heap frozen) once the work begins: a
     command reading or grading a large input must not run without the cyclic collector."""
-    copy_database(migrated_template(_directory(tmp_path / "template")), tmp_path)
+    copy_database(migrated_sqlite, tmp_path)
     ended = _run(tmp_path, *args)
     assert ended.collecting, args
     assert ended.frozen > 0, args
 
 
-def test_serve_runs_with_the_collector_on(tmp_path: Path) -> None:
+def test_serve_runs_with_the_collector_on(tmp_path: Path, migrated_sqlite: Path) -> None:
     """The server, the one long-running command, must never run without the cyclic collector. Started on
     a port already taken, it stops after reading its settings and building the app."""
-    copy_database(migrated_template(_directory(tmp_path / "template")), tmp_path)
+    copy_database(migrated_sqlite, tmp_path)
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
         holder.listen()
@@ -163,10 +160,10 @@ def test_serve_runs_with_the_collector_on(tmp_path: Path) -> None:
 
 
 def test_a_command_run_inside_another_process_leaves_its_heap_alone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Freezing is for the `smith` process only: a test (or a caller) running a command keeps its GC."""
-    copy_database(migrated_template(_directory(tmp_path / "template")), tmp_path)
+    copy_database(migrated_sqlite, tmp_path)
     monkeypatch.setenv("SMITH_DATABASE_URL", database_url(tmp_path))
     monkeypatch.setattr(sys, "argv", ["smith", "users", "list"])
     context.settings.cache_clear()

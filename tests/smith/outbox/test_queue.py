@@ -3,18 +3,13 @@ recipient in its own column, and two writers queuing the same key at once both s
 
 from __future__ import annotations
 
-import threading
-import time
-import uuid
-from collections.abc import Iterator
 from datetime import date
 
 import pytest
-from sqlalchemy import Engine, func, text
+from sqlalchemy import func
 from sqlmodel import select
 
 from blocks import PostContent, PostLimitError, build_notice_blocks
-from gradecore.persistence.db import create_db_engine
 from gradecore.persistence.entities import SlackPost
 from gradecore.persistence.store import Store
 from gradecore.persistence.store.outbox import PENDING, UNROUTED
@@ -23,9 +18,8 @@ from smith.outbox.keys import PostKey, ops_notice_key, tally_key, unlinked_key
 from smith.outbox.queue import NewPost, queue, queue_one
 from tests.fakes.slack_api import FakeSlack
 from tests.fakes.slack_state import User as SlackUser
+from tests.races import Replica
 from tests.smith.outbox.harness import relay_for
-
-WAIT_SECONDS = 60.0  # generous: only a broken test ever waits this long
 
 
 def _notice(key: PostKey, channel: str | None, **fields: object) -> NewPost:
@@ -104,56 +98,22 @@ async def test_the_relay_shows_an_ephemeral_to_its_recipient(store: Store) -> No
 # --- two replicas queuing the same key at the same moment (PostgreSQL) --------------------------------
 
 
-@pytest.fixture
-def replica_b(engine: Engine) -> Iterator[tuple[Store, str]]:
-    """A second engine on the same schema, named so the test can see its lock waits."""
-    name = f"queue_race_{uuid.uuid4().hex[:10]}"
-    url = engine.url.update_query_dict({"application_name": name})
-    second = create_db_engine(url.render_as_string(hide_password=False))
-    yield Store(second), name
-    second.dispose()
-
-
-def _waiting_on_a_lock(engine: Engine, application_name: str) -> bool:
-    with engine.connect() as connection:
-        waiting = connection.execute(
-            text(
-                "SELECT count(*) FROM pg_stat_activity "
-                "WHERE application_name = :name AND wait_event_type = 'Lock'"
-            ),
-            {"name": application_name},
-        ).scalar_one()
-    return bool(waiting)
-
-
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 def test_two_writers_queuing_one_key_at_once_both_succeed_and_it_is_queued_once(
-    engine: Engine, store: Store, replica_b: tuple[Store, str]
+    store: Store, replica_b: Replica
 ) -> None:
     """A queues the key and holds its transaction until B, queuing the same key, waits on A's row;
     then A commits. B's insert does nothing (it does not fail), and B says it queued nothing."""
-    b_store, b_name = replica_b
     key = ops_notice_key("is_archived", "C0OLD")
-    results: dict[str, object] = {}
 
-    def replica_b_queues() -> None:
-        try:
-            with b_store.unit() as unit:
-                results["b"] = queue_one(unit, _notice(key, "C0OPS"))
-        except BaseException as exc:  # reported by the assertion below
-            results["b"] = exc
+    def replica_b_queues(b_store: Store) -> bool:
+        with b_store.unit() as unit:
+            return queue_one(unit, _notice(key, "C0OPS"))
 
-    b = threading.Thread(target=replica_b_queues)
     with store.unit() as unit:
         assert queue_one(unit, _notice(key, "C0OPS"))
-        b.start()
-        deadline = time.monotonic() + WAIT_SECONDS
-        while not _waiting_on_a_lock(engine, b_name):
-            assert b.is_alive(), f"B finished without waiting on A's row: {results.get('b')!r}"
-            assert time.monotonic() < deadline, "B never waited on A's row"
-            time.sleep(0.05)
-    b.join(WAIT_SECONDS)
-    assert results["b"] is False
+        b = replica_b.run_blocked(replica_b_queues)
+    assert b.result() is False
     with store.unit() as unit:
         count = unit.session.exec(select(func.count()).select_from(SlackPost)).one()
     assert count == 1

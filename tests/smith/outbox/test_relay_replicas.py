@@ -19,7 +19,7 @@ from tests.smith.outbox.harness import FAST, keys_in_slack, queue_plain, relay_f
 CHANNELS = [f"C0APT{i}" for i in range(6)]
 
 
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 async def test_two_relays_on_one_postgres_send_each_post_exactly_once(store: Store) -> None:
     assert store.engine.dialect.name == "postgresql"
     keys = [

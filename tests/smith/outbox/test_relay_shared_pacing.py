@@ -31,7 +31,7 @@ def second_engine(engine: Engine) -> Iterator[Engine]:
     other.dispose()
 
 
-@pytest.mark.parametrize("empty_engine", ["postgres"], indirect=True)
+@pytest.mark.backends("postgres")
 async def test_two_replicas_posting_40_messages_to_one_channel_never_hit_a_429(
     engine: Engine, second_engine: Engine
 ) -> None:

@@ -1,6 +1,6 @@
-"""A migrated database per test, as the CLI tests have; and a way for a fixture to know, at teardown,
-whether its test failed (pytest does not raise into fixtures): the browser test keeps a screenshot of
-a failing page."""
+"""A copy of the migrated database per test, as the CLI tests have; and a way for a fixture to know,
+at teardown, whether its test failed (pytest does not raise into fixtures): the browser test keeps a
+screenshot of a failing page."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.smith.cli.runner import copy_database, migrated_template
+from tests.smith.cli.runner import copy_database
 
 FAILED = pytest.StashKey[bool]()
 
@@ -24,13 +24,8 @@ def pytest_runtest_makereport(
     return report
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return migrated_template(tmp_path_factory.mktemp("template"))
-
-
 @pytest.fixture
-def workdir(tmp_path: Path, template: Path) -> Path:
+def workdir(tmp_path: Path, migrated_sqlite: Path) -> Path:
     """A directory with a migrated database, as `smith` finds it after `smith db upgrade`."""
-    copy_database(template, tmp_path)
+    copy_database(migrated_sqlite, tmp_path)
     return tmp_path

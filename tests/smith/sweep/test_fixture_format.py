@@ -21,6 +21,7 @@ from smith.regression_fixtures import (
     load_fixture,
 )
 from smith.regression_fixtures.format import item_stem
+from tests.profiles import examples
 from tests.smith.sweep.helpers import CREATED, demo, fixture_from
 
 
@@ -146,7 +147,7 @@ _IDS = st.text(_ID_ALPHABET, min_size=1, max_size=128)
 _PAIRS = st.tuples(_IDS, st.none() | _IDS | st.just("conversation"))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(first=_PAIRS, second=_PAIRS)
 def test_distinct_items_never_share_a_file_name_and_names_stay_bounded(
     first: tuple[str, str | None], second: tuple[str, str | None]

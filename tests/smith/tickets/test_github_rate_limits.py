@@ -15,7 +15,8 @@ from gradecore.persistence.store import Store
 from smith.sweep.job import run_sweep
 from smith.tickets.github import GitHubTracker
 from tests.fakes.github_api import PRIMARY_RESET_SECONDS, FakeGitHub
-from tests.smith.cli.runner import database_url, run_smith
+from tests.smith.cli.in_process import run_in_process
+from tests.smith.cli.runner import database_url
 from tests.smith.tickets.world import confirm_failures
 
 SETTLED = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
@@ -145,7 +146,7 @@ def test_smith_sweep_says_which_tickets_were_postponed(tmp_path: Path, github: F
         "SMITH_GITHUB_API_URL": github.base_url,
     }
 
-    swept = run_smith(tmp_path, "sweep", env=env)
+    swept = run_in_process(tmp_path, "sweep", env=env)
 
     assert swept.code == 0, swept.stderr
     assert "tickets: 0 new" in swept.stdout

@@ -20,7 +20,8 @@ from smith.tickets import TrackerSettingsError, build_tracker
 from smith.tickets.github import GitHubTracker
 from smith.tickets.tracker import MarkdownTracker
 from tests.fakes.github_api import FakeGitHub
-from tests.smith.cli.runner import database_url, run_smith
+from tests.smith.cli.in_process import run_in_process
+from tests.smith.cli.runner import database_url
 from tests.smith.tickets.world import confirm_failures, occur_again
 
 SETTLED = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
@@ -36,12 +37,12 @@ def test_smith_sweep_files_tickets_and_smith_tickets_lists_them(tmp_path: Path) 
     env_dir = tmp_path / "out"
     (tmp_path / ".env").write_text(f"SMITH_FIXTURES_DIR={env_dir}\n", encoding="utf-8")
 
-    swept = run_smith(tmp_path, "sweep")
+    swept = run_in_process(tmp_path, "sweep")
     assert swept.code == 0, swept.stderr
     assert "tickets: 2 new · 0 reopened" in swept.stdout
     assert len(list((env_dir / "tickets").glob("*.md"))) == 2
 
-    listed = run_smith(tmp_path, "tickets", "--json")
+    listed = run_in_process(tmp_path, "tickets", "--json")
     assert listed.code == 0, listed.stderr
     rows = json.loads(listed.stdout)
     assert sorted((row["check"], row["total"], row["ups"], row["status"]) for row in rows) == [
@@ -49,7 +50,7 @@ def test_smith_sweep_files_tickets_and_smith_tickets_lists_them(tmp_path: Path) 
         ("tools_succeeded", 3, 3, "open"),
     ]
     assert all(row["ticket"].endswith(".md") for row in rows)
-    table = run_smith(tmp_path, "tickets")
+    table = run_in_process(tmp_path, "tickets")
     assert table.code == 0
     assert all(row["signature"] in table.stdout for row in rows)  # ids are never cut
 
@@ -58,7 +59,7 @@ def test_smith_tickets_on_an_empty_database_says_so(tmp_path: Path) -> None:
     from gradecore.persistence.db import create_db_engine, upgrade
 
     upgrade(create_db_engine(database_url(tmp_path)))
-    result = run_smith(tmp_path, "tickets")
+    result = run_in_process(tmp_path, "tickets")
     assert result.code == 0 and "no ours failures recorded yet" in result.stdout
 
 

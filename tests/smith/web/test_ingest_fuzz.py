@@ -23,6 +23,7 @@ from gradecore.model.contract import MAX_ID_CHARS
 from gradecore.persistence.entities import ConversationRecord, MachineGrade, Property, SlackPost
 from tests.conftest import load_demo
 from tests.gradecore.strategies import conversation_docs, json_values
+from tests.profiles import examples
 from tests.smith.web.conftest import AUTH, INGEST_TOKEN
 
 Client = TestClient[web.Request, web.Application]
@@ -122,7 +123,7 @@ def _rows(engine: Engine) -> dict[str, int]:
 
 
 # One app serves every example (that is the point: it must keep serving), hence the health check.
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=bodies, authorization=authorizations, headers=odd_headers)
 async def test_no_input_gets_a_5xx_and_a_refusal_writes_nothing(
     client: Client, smith: wiring.Smith, body: bytes, authorization: str, headers: dict[str, str]
@@ -143,7 +144,7 @@ async def test_no_input_gets_a_5xx_and_a_refusal_writes_nothing(
         assert answer["errors"] and all(error["path"] and error["message"] for error in answer["errors"])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=mutated_demos())
 async def test_an_authorised_document_is_stored_whole_or_not_at_all(
     client: Client, smith: wiring.Smith, body: bytes
