@@ -24,8 +24,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from cerebrus import Rules
 from cerebrus.judge import JudgeLane
-from gradecore.db import create_db_engine, require_migrated
-from gradecore.store import Store
+from gradecore.persistence.db import create_db_engine, require_migrated
+from gradecore.persistence.store import Store
 from handlers import ListenerServices
 from handlers.slack_app import build_bolt_app, mount
 from scheduler import JobConfig, Jobs, build_scheduler

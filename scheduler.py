@@ -1,4 +1,4 @@
-"""Scheduled work: the daily tally per property channel, the nightly D8 sweep, the weekly digest.
+"""Scheduled work: the daily tally per property channel, the nightly sweep, the weekly digest.
 
 Each replica runs an in-memory APScheduler that ticks every minute and at start-up. Which periods are
 due is decided from JobRun (the last completed period), never from APScheduler's misfire state: a
@@ -21,14 +21,14 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
-from blocks import DigestLine, LinkLine, PostContent, build_digest_blocks
+from blocks import DigestLine, LinkLine, PostContent, build_digest_blocks, texts_triage
 from cerebrus.judge import JudgeLane
-from gradecore.entities import Property, utcnow
-from gradecore.locks import period_lock
-from gradecore.store import Store
+from gradecore.persistence.entities import Property, utcnow
+from gradecore.persistence.locks import period_lock
+from gradecore.persistence.store import Store
 from smith.metrics import JOB_RUNS, JOB_SECONDS
 from smith.outbox.keys import PostKey, digest_key, sweep_summary_key
-from smith.outbox.queue import Draft, queue_one
+from smith.outbox.queue import NewPost, queue_one
 from smith.reports.digest import compose_digest
 from smith.reports.judge_drift import measure_drift
 from smith.reports.tally import compose_tally, due_tally_day, queue_tally
@@ -175,7 +175,9 @@ class Jobs:
             return  # a summary of nothing is noise (docs/jobs.md)
         sections = sweep_summary_sections(report)
         self._queue_triage(
-            build_digest_blocks(sections, title="Nightly D8 sweep", idempotency_key=key), key, "digest"
+            build_digest_blocks(sections, title=texts_triage.SWEEP_SUMMARY_TITLE, idempotency_key=key),
+            key,
+            "digest",
         )
 
     def _digest(self, week: str, drift: list[str] | None) -> dict[str, Any]:
@@ -194,7 +196,7 @@ class Jobs:
 
     def _queue_triage(self, content: PostContent, key: PostKey, kind: str) -> None:
         with self.store.unit() as unit:
-            queue_one(unit, Draft(key=key, kind=kind, content=content, channel=self.config.triage_channel))
+            queue_one(unit, NewPost(key=key, kind=kind, content=content, channel=self.config.triage_channel))
 
     async def _drift_lines(self) -> list[str] | None:
         if self.judge is None or not self.judge.enabled:
@@ -204,37 +206,23 @@ class Jobs:
 
 def sweep_summary_sections(report: SweepReport) -> list[tuple[str, list[DigestLine]]]:
     """The triage channel's summary of one sweep, as headed lists (the gallery renders it too)."""
+    deck = texts_triage
+    written: list[DigestLine] = [
+        deck.fixtures_of_kind(kind, count) for kind, count in sorted(report.written.items())
+    ]
     sections: list[tuple[str, list[DigestLine]]] = [
-        (
-            "Fixture drafts written",
-            [f"{kind}: {count}" for kind, count in sorted(report.written.items())] or ["none"],
-        ),
-        ("New integration tickets", [_ticket_line(link) for link in report.tickets.new] or ["none"]),
-        (
-            "Reopened: it happened again",
-            [_ticket_line(link) for link in report.tickets.reopened] or ["none"],
-        ),
-        (
-            "Refused (would leak, or could not be built)",
-            [f"verdict {v}: {why}" for v, why in report.refused] or ["none"],
-        ),
+        (deck.FIXTURES_WRITTEN, written or [deck.NONE]),
+        (deck.NEW_TICKETS, [_ticket_line(link) for link in report.tickets.new] or [deck.NONE]),
+        (deck.REOPENED_TICKETS, [_ticket_line(link) for link in report.tickets.reopened] or [deck.NONE]),
+        (deck.REFUSED, [deck.refused_act(v, why) for v, why in report.refused] or [deck.NONE]),
     ]
     if report.tickets.postponed and report.tickets.postponed_until is not None:
-        sections.append(
-            (
-                "Tickets postponed (the tracker's rate limit)",
-                [
-                    f"{len(report.tickets.postponed)} ticket(s) wait until "
-                    f"{report.tickets.postponed_until:%Y-%m-%d %H:%M} UTC; the next sweep syncs them"
-                ],
-            )
-        )
+        postponed = deck.tickets_postponed(len(report.tickets.postponed), report.tickets.postponed_until)
+        sections.append((deck.TICKETS_POSTPONED, [postponed]))
     if report.failed or report.parked:
-        problems: list[DigestLine] = [f"verdict {v} failed: {why}" for v, why in report.failed]
-        problems += [f"verdict {v} parked: {why}" for v, why in report.parked]
-        sections.append(
-            ("Failed (tried again next night) or parked (set aside after repeated failures)", problems)
-        )
+        problems: list[DigestLine] = [deck.failed_act(v, why) for v, why in report.failed]
+        problems += [deck.parked_act(v, why) for v, why in report.parked]
+        sections.append((deck.FAILED_OR_PARKED, problems))
     return sections
 
 

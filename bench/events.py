@@ -44,10 +44,10 @@ from sqlalchemy.engine import make_url
 from sqlmodel import col, func, select
 
 import app as smith_app
-from gradecore.contract import parse_conversation
-from gradecore.db import create_db_engine, upgrade
-from gradecore.entities import GradeVerdict, SlackEvent
-from gradecore.store import Store
+from gradecore.model.contract import parse_conversation
+from gradecore.persistence.db import create_db_engine, upgrade
+from gradecore.persistence.entities import GradeVerdict, SlackEvent
+from gradecore.persistence.store import Store
 from handlers.slack_app import mount
 from smith.settings import Settings
 from smith.wiring import build_read_client

@@ -26,7 +26,7 @@ from grade_corpus import build_corpus
 
 import cerebrus
 from cerebrus.text.language import detect
-from gradecore.contract import parse_conversation
+from gradecore.model.contract import parse_conversation
 
 GOAL_RATIO = 0.5
 

@@ -88,8 +88,8 @@ def _fresh_database(server_url: str) -> str:
 
 
 def _prepare(url: str) -> None:
-    from gradecore.db import create_db_engine, upgrade
-    from gradecore.store import Store
+    from gradecore.persistence.db import create_db_engine, upgrade
+    from gradecore.persistence.store import Store
 
     engine = create_db_engine(url)
     upgrade(engine)
@@ -106,7 +106,7 @@ def _prepare(url: str) -> None:
 
 def _validation(documents: list[bytes]) -> Phase:
     """One pass of `parse_conversation` over `documents`, in this process."""
-    from gradecore.contract import parse_conversation
+    from gradecore.model.contract import parse_conversation
 
     started = time.perf_counter()
     for document in documents:
@@ -200,7 +200,7 @@ def _cli(url: str, documents: list[bytes], folder: Path) -> Phase:
 
 
 def _stored(url: str) -> tuple[int, int, int]:
-    from gradecore.entities import ConversationRecord, MachineGrade, SlackPost
+    from gradecore.persistence.entities import ConversationRecord, MachineGrade, SlackPost
 
     engine = create_engine(url)
     with engine.connect() as connection:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from gradecore.contract import Conversation, validate_conversation
+from gradecore.model.contract import Conversation, validate_conversation
 from smith.anonymizer import anonymize
 from smith.leaks import LeakWatchlist, describe_leaks, find_leaks
 from smith.regression_fixtures import build_fixture, fixture_file

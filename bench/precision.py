@@ -27,9 +27,9 @@ from typing import Any
 import paraphrases
 
 import cerebrus
-from gradecore.contract import parse_conversation
-from gradecore.grades import ConversationGrade
-from gradecore.vocabulary import Outcome, Scope
+from gradecore.model.contract import parse_conversation
+from gradecore.model.grades import ConversationGrade
+from gradecore.model.vocabulary import Outcome, Scope
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 LABELS_FILE = "expected.json"

@@ -25,9 +25,9 @@ from pathlib import Path
 from grade_corpus import build_corpus
 
 from cerebrus import Rules
-from gradecore.contract import parse_conversation
-from gradecore.db import create_db_engine, upgrade
-from gradecore.store import Store
+from gradecore.model.contract import parse_conversation
+from gradecore.persistence.db import create_db_engine, upgrade
+from gradecore.persistence.store import Store
 from smith.calibration.regrade import regrade
 from smith.ingest import Ingestor
 

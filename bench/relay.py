@@ -22,10 +22,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from gradecore.db import create_db_engine, upgrade
-from gradecore.entities import SlackPost
-from gradecore.store import Store
-from gradecore.store.outbox import PENDING
+from gradecore.persistence.db import create_db_engine, upgrade
+from gradecore.persistence.entities import SlackPost
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import PENDING
 from smith.outbox import Relay, RelayConfig
 from smith.transports.live import LiveTransport, build_post_client
 

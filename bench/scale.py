@@ -29,10 +29,10 @@ from scale_data import DAYS, START, ensure_database, open_scale_database
 from sqlalchemy import Engine, event, text
 from sqlmodel import Session
 
-from gradecore import listings
-from gradecore.db import create_db_engine
-from gradecore.store import Store
-from gradecore.store.outbox import OutboxRepo
+from gradecore.persistence import listings
+from gradecore.persistence.db import create_db_engine
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import OutboxRepo
 from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
 from smith.cli.outbox import COUNT_UP_TO
 from smith.listening.command import stats_text

@@ -20,9 +20,9 @@ from pathlib import Path
 from grade_corpus import build_corpus
 from sqlalchemy import Engine, create_engine, text
 
-from gradecore.contract import parse_conversation
-from gradecore.db import create_db_engine, upgrade
-from gradecore.store import Store
+from gradecore.model.contract import parse_conversation
+from gradecore.persistence.db import create_db_engine, upgrade
+from gradecore.persistence.store import Store
 from smith.ingest import Ingestor
 
 VERSION = "scale_v2"  # the schema's name: change it when the data below changes

@@ -37,8 +37,8 @@ from blocks.limits import (
     clip,
     slack_length,
 )
-from gradecore.access_codes import code_matcher
-from gradecore.contract import Conversation
+from gradecore.model.access_codes import code_matcher
+from gradecore.model.contract import Conversation
 
 GRADE_EVENT_TYPE = "smith_grade"
 CORRECT_GRADE_ACTION_ID = "smith_correct_grade"

@@ -39,8 +39,8 @@ from blocks.dimensions import (
 )
 from blocks.limits import MAX_FALLBACK_TEXT, clip
 from blocks.reviewed import reviewed_block
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade
 
 MAX_LISTED_DIMENSIONS = 8  # more than this is summarised: "…and 12 more"
 

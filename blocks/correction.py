@@ -28,8 +28,8 @@ from slack_sdk.models.views import View
 from blocks.common import escape, listed_section
 from blocks.copydeck import deck_for
 from blocks.detail import detail_lines
-from gradecore.entities import MachineGrade, Principle
-from gradecore.vocabulary import Level
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.entities import MachineGrade, Principle
 
 CALLBACK_ID = "smith_correction"
 # Each input's block id, which is also its action id (Slack's `state.values[block][action]`).

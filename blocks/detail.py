@@ -13,7 +13,7 @@ from typing import Any
 
 from blocks.common import mask_codes
 from blocks.limits import clip
-from gradecore.vocabulary import DimensionResult, Outcome
+from gradecore.model.vocabulary import DimensionResult, Outcome
 
 MAX_DETAIL_CHECKS = 16
 NOTE_LIMIT = 160

@@ -15,8 +15,8 @@ from blocks.common import escape, mask_codes
 from blocks.copydeck import CopyDeck
 from blocks.limits import clip
 from blocks.locales import SentenceFacts
-from gradecore.contract import Conversation
-from gradecore.vocabulary import DimensionResult, Evidence
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import DimensionResult, Evidence
 
 TITLE_LIMIT = 150
 QUOTE_LIMIT = 200
@@ -29,13 +29,13 @@ _LANGUAGE_DETAIL = re.compile(r"^(inbound|reply) in ([A-Za-z]{2,3}(?:-[A-Za-z0-9
 
 
 def colouring_failures(dimensions: Sequence[DimensionResult]) -> list[DimensionResult]:
-    """Failed dimensions that count towards the verdict, worst first."""
+    """Failed dimensions that count towards the grade's level, worst first."""
     failed = [d for d in dimensions if d.failed and d.colours_verdict]
     return sorted(failed, key=lambda d: -d.level.rank)
 
 
 def advisory_failures(dimensions: Sequence[DimensionResult]) -> list[DimensionResult]:
-    """Failed dimensions that are shown but do not colour the verdict (an uncalibrated judge)."""
+    """Failed dimensions that are shown but do not colour the grade's level (an uncalibrated judge)."""
     return [d for d in dimensions if d.failed and not d.colours_verdict]
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from blocks.common import escape, mask_codes
 from blocks.limits import ELLIPSIS, slack_length
-from gradecore.vocabulary import Span
+from gradecore.model.vocabulary import Span
 
 DRAFT_BUDGET = 2000
 MIN_MARK_SHOWN = 40  # a span is never shortened below this many characters before spans are dropped

@@ -23,8 +23,8 @@ from blocks.common import (
 )
 from blocks.copydeck import deck_for
 from blocks.limits import MAX_FALLBACK_TEXT, clip
-from gradecore.contract import Conversation
-from gradecore.grades import TurnGrade
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import TurnGrade
 
 MORE_TURNS_EVENT_TYPE = "smith_more_turns"
 MAX_LISTED_TURNS = 40  # more than this is summarised: "…and 12 more"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from blocks.common import PostContent, context, escape, grade_metadata, header, section
 from blocks.copydeck import deck_for
 from blocks.limits import MAX_FALLBACK_TEXT, clip
-from gradecore.grades import ConversationGrade
+from gradecore.model.grades import ConversationGrade
 
 
 def build_regraded_pass_blocks(

@@ -35,9 +35,9 @@ from blocks.dimensions import (
 )
 from blocks.draft import excerpt_draft
 from blocks.limits import MAX_FALLBACK_TEXT, clip
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade, TurnGrade
-from gradecore.vocabulary import DimensionResult, Owner, Span
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade, TurnGrade
+from gradecore.model.vocabulary import DimensionResult, Owner, Span
 
 MAX_LISTED_DIMENSIONS = 8  # more than this is summarised: "…and 12 more"
 

@@ -16,8 +16,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from cerebrus.construct import new_headline
-from gradecore.grades import Headline, NotChecked, OwnershipSplit, ScopeStatement
-from gradecore.vocabulary import DimensionResult, Layer, Level, NotCheckedWhy, Outcome, Owner, Reason
+from gradecore.model.grades import Headline, NotChecked, OwnershipSplit, ScopeStatement
+from gradecore.model.vocabulary import DimensionResult, Layer, Level, NotCheckedWhy, Outcome, Owner, Reason
 
 LAYER_ORDER: tuple[Layer, ...] = (
     Layer.TRUTH,

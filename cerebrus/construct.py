@@ -20,8 +20,8 @@ from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 
-from gradecore.grades import ConversationGrade, Headline, OwnershipSplit, ScopeStatement, TurnGrade
-from gradecore.vocabulary import DimensionResult, Evidence, Level, Reason, Span
+from gradecore.model.grades import ConversationGrade, Headline, OwnershipSplit, ScopeStatement, TurnGrade
+from gradecore.model.vocabulary import DimensionResult, Evidence, Level, Reason, Span
 
 M = TypeVar("M", bound=BaseModel)
 

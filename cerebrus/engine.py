@@ -18,9 +18,9 @@ from cerebrus.registry import CheckRegistry, default_registry
 from cerebrus.rules import Rules
 from cerebrus.version import ENGINE_VERSION
 from cerebrus.views import ConversationView, TurnView
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade, Headline, TurnGrade
-from gradecore.vocabulary import DimensionResult, Level
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade, Headline, TurnGrade
+from gradecore.model.vocabulary import DimensionResult, Level
 
 # Bound once: compared with every turn's level.
 _PASS = Level.PASS

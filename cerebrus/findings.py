@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gradecore.vocabulary import Evidence, NotCheckedWhy, Outcome, Reason
+from gradecore.model.vocabulary import Evidence, NotCheckedWhy, Outcome, Reason
 
 
 @dataclass(frozen=True, slots=True)

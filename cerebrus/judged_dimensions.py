@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
-from gradecore.vocabulary import (
+from gradecore.model.vocabulary import (
     DimensionResult,
     Evidence,
     Kind,

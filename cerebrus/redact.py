@@ -10,8 +10,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from gradecore.access_codes import CodeMatcher, code_matcher
-from gradecore.vocabulary import DimensionResult, Evidence
+from gradecore.model.access_codes import CodeMatcher, code_matcher
+from gradecore.model.vocabulary import DimensionResult, Evidence
 
 
 def redact(result: DimensionResult, codes: Iterable[str]) -> DimensionResult:
@@ -52,7 +52,7 @@ def _holds_code(evidence: Evidence, codes: CodeMatcher, screen: re.Pattern[str] 
             continue
         if screen is not None:
             # The matcher only ever finds a code as a substring of the lower-cased text (when lowering
-            # keeps its length; see gradecore.access_codes): one search in C for any of a few codes
+            # keeps its length; see gradecore.model.access_codes): one search in C for any of a few codes
             # rules most texts out without its character-by-character pass in Python.
             lowered = text.lower()
             if len(lowered) == len(text) and screen.search(lowered) is None:

@@ -18,7 +18,7 @@ from cerebrus.assemble import LAYER_RANK
 from cerebrus.construct import new_dimension, with_receipts
 from cerebrus.findings import Finding
 from cerebrus.views import ConversationView, TurnView
-from gradecore.vocabulary import (
+from gradecore.model.vocabulary import (
     DimensionResult,
     Kind,
     Layer,

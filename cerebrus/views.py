@@ -14,8 +14,8 @@ from cerebrus.rules import CompiledRules, Rules
 from cerebrus.text.folding import FoldedText
 from cerebrus.text.language import MIN_CONFIDENCE, Guess, confident, guess, primary
 from cerebrus.text.tokens import TokenizedText
-from gradecore.access_codes import code_matcher
-from gradecore.contract import (
+from gradecore.model.access_codes import code_matcher
+from gradecore.model.contract import (
     ClaudeCallStep,
     Conversation,
     Facts,

@@ -4,10 +4,10 @@ the exit code `smith` ends with when the error reaches the command line (told th
 The root lives here, in the lowest layer, so that every layer's errors can derive from it:
 
     SmithError (exit 1 unless said)
-    ├── ContractViolation ── DocumentTooLarge     gradecore.contract: a document that breaks the contract
-    ├── UnknownTimezone                           gradecore.contract: not an IANA name
-    ├── DatabaseError ── NotMigrated              gradecore.db: unreachable, or not at the head revision
-    ├── StoreError                                gradecore.store.errors: DuplicateEmail, UnknownUser,
+    ├── ContractViolation ── DocumentTooLarge     model.contract: a document that breaks the contract
+    ├── UnknownTimezone                           model.contract: not an IANA name
+    ├── DatabaseError ── NotMigrated              persistence.db: unreachable, or not at the head revision
+    ├── StoreError                                persistence.store.errors: DuplicateEmail, UnknownUser,
     │                                             UnknownProperty, UnknownItem, PropertyChanged,
     │                                             AppendOnlyViolation
     ├── RulesError                                cerebrus.rules: a rules file that cannot be used

@@ -1,4 +1,4 @@
-"""`app_home_opened`: publish the view Smith builds for the person (`smith/listening/home_tab.py`)."""
+"""`app_home_opened`: publish the view Smith builds for the person (`smith/listening/home.py`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from handlers.services import ListenerServices
-from smith.listening.home_tab import home_view_for
+from smith.listening.home import home_view_for
 from smith.transports.slack_errors import classify
 
 log = logging.getLogger(__name__)

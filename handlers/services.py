@@ -7,7 +7,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.listening.identity import Directory
 from smith.listening.inbox_writer import InboxWriter
 from smith.listening.membership import ChannelsOfPeople

@@ -20,7 +20,7 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.exc import SQLAlchemyError
 
-from gradecore.db import first_line
+from gradecore.persistence.db import first_line
 from handlers import ListenerServices, register_listeners
 from smith.listening.inbox_writer import InboxUnavailable
 from smith.web.slack_readable import Unreadable, read_signed

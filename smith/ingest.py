@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from cerebrus import CheckRegistry, Rules, grade
-from gradecore.contract import Conversation
-from gradecore.entities import utcnow
-from gradecore.grade_rows import conversation_machine_grade, turn_content_hash, turn_machine_grade
-from gradecore.grades import ConversationGrade
-from gradecore.store import PutOutcome, Store, Unit, item_ref
-from gradecore.vocabulary import Level
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.grade_rows import conversation_machine_grade, turn_content_hash, turn_machine_grade
+from gradecore.persistence.store import PutOutcome, Store, Unit, item_ref
 from smith.outbox.keys import PostKey
 from smith.outbox.policy import GradeIds, queue_posts
 

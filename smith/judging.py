@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from cerebrus.judge import JudgeLane, grade_with_judge
-from gradecore.contract import Conversation
-from gradecore.entities import JudgeRequest, utcnow
-from gradecore.store import Store
+from gradecore.model.contract import Conversation
+from gradecore.persistence.entities import JudgeRequest, utcnow
+from gradecore.persistence.store import Store
 from smith.ingest import Ingestor
 
 log = logging.getLogger(__name__)

@@ -16,8 +16,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from gradecore.db import DatabaseTimeouts
 from gradecore.errors import EX_CONFIG, SmithError
+from gradecore.persistence.db import DatabaseTimeouts
 
 PostMode = Literal["live", "dry_run", "off"]
 # Names the .env file to read instead of the working directory's `.env` (a service's /etc/smith/env, say).

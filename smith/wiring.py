@@ -12,7 +12,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from cerebrus import Rules, load_rules
 from cerebrus.judge import JudgeConfig, JudgeLane
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.ingest import Ingestor
 from smith.settings import Settings
 from smith.transports import Transport

@@ -43,8 +43,8 @@ from hypothesis import settings
 from sqlalchemy import Engine, MetaData, create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from gradecore.db import create_db_engine, upgrade
-from gradecore.store import Store
+from gradecore.persistence.db import create_db_engine, upgrade
+from gradecore.persistence.store import Store
 from tests.profiles import PROFILE
 from tests.races import Replica, second_replica
 

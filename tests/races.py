@@ -17,8 +17,8 @@ from typing import Generic, TypeVar
 
 from sqlalchemy import Engine, text
 
-from gradecore.db import create_db_engine
-from gradecore.store import Store
+from gradecore.persistence.db import create_db_engine
+from gradecore.persistence.store import Store
 
 T = TypeVar("T")
 WAIT_SECONDS = 60.0  # generous: only a broken test ever waits this long

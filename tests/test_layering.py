@@ -143,6 +143,23 @@ def test_the_root_of_smith_is_a_handful_of_modules_beside_its_rooms() -> None:
     assert packages == SMITH_ROOMS
 
 
+# gradecore's two rooms: the model is pure, and the grading engine reads only the model. The one crossing
+# from the model's side into the ORM is the correction modal's builder (it lists principles and grades).
+MODEL_SIDE_CROSSINGS = frozenset({"blocks/correction.py"})
+
+
+def test_the_model_and_the_engine_do_not_reach_into_persistence() -> None:
+    crossings = set()
+    for layer, path in layer_modules(ROOT):
+        relative = path.relative_to(ROOT).as_posix()
+        if layer not in ("cerebrus", "blocks") and not relative.startswith("gradecore/model/"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        if any(name.startswith("gradecore.persistence") for _, name in imported_names(tree, path, ROOT)):
+            crossings.add(relative)
+    assert crossings == MODEL_SIDE_CROSSINGS
+
+
 def test_no_module_imports_upward() -> None:
     broken = upward_imports(ROOT)
     assert not broken, "imports against the direction of the layers:\n" + "\n".join(
@@ -174,10 +191,12 @@ def tree(tmp_path: Path) -> Path:
         "from blocks.correction import CALLBACK_ID\nfrom . import events\n",
     )
     _write(
-        tmp_path, "blocks/texts.py", "from gradecore.vocabulary import Level\nfrom blocks import locales\n"
+        tmp_path,
+        "blocks/texts.py",
+        "from gradecore.model.vocabulary import Level\nfrom blocks import locales\n",
     )
-    _write(tmp_path, "cerebrus/engine.py", "import gradecore.contract\n")
-    _write(tmp_path, "gradecore/contract.py", "import json\n")
+    _write(tmp_path, "cerebrus/engine.py", "import gradecore.model.contract\n")
+    _write(tmp_path, "gradecore/model/contract.py", "import json\n")
     return tmp_path
 
 
@@ -229,8 +248,8 @@ def test_a_tree_that_imports_downward_passes(tree: Path) -> None:
             id="sibling-blocks-from-cerebrus",
         ),
         pytest.param(
-            "gradecore/store/outbox.py",
-            "from ...smith.outbox import policy\n",
+            "gradecore/persistence/store/outbox.py",
+            "from ....smith.outbox import policy\n",
             1,
             "smith.outbox",
             "gradecore may import nothing of the project",

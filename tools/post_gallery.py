@@ -25,6 +25,7 @@ from blocks import (
     build_notice_blocks,
     build_tally_blocks,
     build_turn_blocks,
+    texts_triage,
     validate_post,
 )
 from blocks import texts as english
@@ -34,10 +35,10 @@ from blocks.correction import CorrectedItem, build_correction_view
 from blocks.home import HomeContent, MyWeek, WaitingPost, build_home_view
 from blocks.regraded import build_regraded_pass_blocks
 from blocks.reviewed import reviewed_block
-from gradecore.contract import Conversation, parse_conversation
-from gradecore.entities import MachineGrade
-from gradecore.grade_rows import turn_machine_grade
-from gradecore.grades import ConversationGrade
+from gradecore.model.contract import Conversation, parse_conversation
+from gradecore.model.grades import ConversationGrade
+from gradecore.persistence.entities import MachineGrade
+from gradecore.persistence.grade_rows import turn_machine_grade
 from scheduler import sweep_summary_sections
 from smith.sweep.job import SweepReport
 from smith.tickets.sync import TicketLink
@@ -243,7 +244,7 @@ def engineering_messages() -> Iterator[Shown]:
     report = SweepReport()
     report.written.update({"clara": 2, "grader": 1})
     report.tickets.new.append(TicketLink("sig-1", "tools_succeeded: get_tour_slots failed (secret)", None))
-    content = build_digest_blocks(sweep_summary_sections(report), title="Nightly D8 sweep")
+    content = build_digest_blocks(sweep_summary_sections(report), title=texts_triage.SWEEP_SUMMARY_TITLE)
     yield Shown(
         "Sweep summary (triage channel)",
         "The nightly sweep wrote fixture drafts or filed tickets (a night with nothing new posts nothing).",

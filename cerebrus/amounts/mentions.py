@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from cerebrus.text.folding import FoldedText
-from gradecore.vocabulary import Span
+from gradecore.model.vocabulary import Span
 
 # A number with optional thousands groups (`,` or `.`) and optional cents; grouped form first so
 # `1,950` is one number, not `1` and `950`.

@@ -10,8 +10,8 @@ from typing import Any
 from cerebrus.construct import new_evidence
 from cerebrus.findings import Finding, not_applicable
 from cerebrus.views import TurnView
-from gradecore.contract import ToolExecutionStep
-from gradecore.vocabulary import Evidence, Span
+from gradecore.model.contract import ToolExecutionStep
+from gradecore.model.vocabulary import Evidence, Span
 
 ERROR_DETAIL_CHARS = 200
 

@@ -12,7 +12,7 @@ from cerebrus.amounts.mentions import MoneyMention, money_in
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, Scope
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import draft_evidence
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.views import ConversationView
-from gradecore.vocabulary import Evidence, Layer, Level, Scope
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import humanize
 

@@ -10,8 +10,8 @@ from cerebrus.registry import check
 from cerebrus.text.phrase_rules import applies
 from cerebrus.text.tokens import TokenizedText
 from cerebrus.views import ConversationView
-from gradecore.contract import Message
-from gradecore.vocabulary import Evidence, Layer, Level, Scope
+from gradecore.model.contract import Message
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import humanize
 

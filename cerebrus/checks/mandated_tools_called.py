@@ -5,7 +5,7 @@ from __future__ import annotations
 from cerebrus.findings import Finding, failed, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, Scope
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import intent_table
 

@@ -8,8 +8,8 @@ from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.text.tokens import TokenizedText, first_piece, tokens_of
 from cerebrus.views import TurnView
-from gradecore.access_codes import mask_code
-from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span
+from gradecore.model.access_codes import mask_code
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope, Span
 
 RULE_ENTRY = "access_code.whole_token"
 FEW_CODES = 16

@@ -10,7 +10,7 @@ from cerebrus.text.folding import fold
 from cerebrus.text.hits import narration_hits
 from cerebrus.text.tokens import TokenizedText
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope, Span
 
 from ._common import draft_evidence
 

@@ -6,7 +6,7 @@ from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.text.hits import promise_hits
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, Scope
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import draft_evidence, is_empty, succeeded_so_far
 

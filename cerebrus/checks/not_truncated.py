@@ -7,7 +7,7 @@ from functools import lru_cache
 from cerebrus.findings import Finding, data_missing, failed, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, Scope
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 
 @check(layer=Layer.SHAPE, scope=Scope.TURN, level=Level.BLOCK)

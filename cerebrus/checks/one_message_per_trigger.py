@@ -6,7 +6,7 @@ from __future__ import annotations
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.views import ConversationView
-from gradecore.vocabulary import Evidence, Layer, Level, Owner, Scope
+from gradecore.model.vocabulary import Evidence, Layer, Level, Owner, Scope
 
 # The finding most conversations get, built once at import (a shared finding costs nothing per call).
 ONE_WRITER = passed("one_writer", "Each inbound message was answered by at most one automated writer.")

@@ -9,7 +9,7 @@ from cerebrus.registry import check
 from cerebrus.tag_table import TagTable
 from cerebrus.text.language import primary
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, NotCheckedWhy, Scope, Span
+from gradecore.model.vocabulary import Evidence, Layer, Level, NotCheckedWhy, Scope, Span
 
 from ._common import draft_evidence
 

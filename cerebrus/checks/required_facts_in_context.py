@@ -11,7 +11,7 @@ from cerebrus.amounts.mentions import number_pattern
 from cerebrus.findings import Finding, data_missing, failed, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, Scope
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import facts_on_file, intent_table, is_empty
 

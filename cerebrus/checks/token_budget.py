@@ -5,7 +5,7 @@ from __future__ import annotations
 from cerebrus.findings import Finding, data_missing, failed, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, Scope
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 # The finding most turns get, built once at import (a shared finding costs nothing per call).
 WITHIN_BUDGET = passed("within_token_budget", "The turn stayed within the token budget.")

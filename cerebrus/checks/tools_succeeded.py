@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
-from gradecore.contract import ToolExecutionStep
-from gradecore.vocabulary import DimensionResult, Evidence, Layer, Level, Scope
+from gradecore.model.contract import ToolExecutionStep
+from gradecore.model.vocabulary import DimensionResult, Evidence, Layer, Level, Scope
 
 from ._common import truncate
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cerebrus.judge.lane import JudgeLane
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade
 
 if TYPE_CHECKING:
     from cerebrus.registry import CheckRegistry

@@ -25,10 +25,10 @@ from cerebrus.judge.prompt import (
 )
 from cerebrus.judge.results import not_checked, parse_score, redacted, scored_result
 from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
-from gradecore.access_codes import code_matcher
-from gradecore.contract import Conversation, Turn
-from gradecore.grades import JudgeUsage
-from gradecore.vocabulary import DimensionResult, NotCheckedWhy
+from gradecore.model.access_codes import code_matcher
+from gradecore.model.contract import Conversation, Turn
+from gradecore.model.grades import JudgeUsage
+from gradecore.model.vocabulary import DimensionResult, NotCheckedWhy
 
 if TYPE_CHECKING:
     import anthropic

@@ -11,7 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from cerebrus.judged_dimensions import JUDGED_DIMENSIONS
-from gradecore.contract import Conversation, Turn
+from gradecore.model.contract import Conversation, Turn
 
 if TYPE_CHECKING:  # the SDK takes seconds to import: loaded only when the judge lane runs (lane._sdk)
     from anthropic.types import TextBlockParam, ToolChoiceToolParam, ToolParam

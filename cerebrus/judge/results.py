@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cerebrus.judged_dimensions import LEVEL_BY_SCORE, judged_result
 from cerebrus.redact import redact
-from gradecore.access_codes import code_matcher
-from gradecore.contract import Turn
-from gradecore.vocabulary import (
+from gradecore.model.access_codes import code_matcher
+from gradecore.model.contract import Turn
+from gradecore.model.vocabulary import (
     DimensionResult,
     Evidence,
     Level,

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Iterator
 
 from cerebrus.construct import new_span
-from gradecore.vocabulary import Span
+from gradecore.model.vocabulary import Span
 
 # Curly quotes and primes fold to the ASCII apostrophe so "we’ll" matches a rule written as "we'll".
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "`": "'"})

@@ -13,7 +13,7 @@ from lingua import IsoCode639_1, Language, LanguageDetector, LanguageDetectorBui
 
 from cerebrus import defaults
 from cerebrus.tag_table import TagTable
-from gradecore.contract import Message
+from gradecore.model.contract import Message
 
 MIN_WORDS = 3
 MIN_CONFIDENCE = defaults.LANGUAGE_CONFIDENCE

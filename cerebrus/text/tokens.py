@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from cerebrus.lazy import lazy
 from cerebrus.text.folding import FoldedText
-from gradecore.vocabulary import Span
+from gradecore.model.vocabulary import Span
 
 # Hyphens that survive folding (U+2010, and U+2011 which folds to it) join like the ASCII one.
 _TOKEN = re.compile(r"[^\W_]+(?:(?:['\-\u2010]|(?<=\d)[.,](?=\d))[^\W_]+)*")

@@ -1,4 +1,4 @@
-"""Anonymize a conversation before it becomes a fixture (the nightly D8 sweep; docs/fixtures.md).
+"""Anonymize a conversation before it becomes a fixture (the nightly sweep; docs/fixtures.md).
 
 The conversation is cut after the graded turn's message, then every place personal data can hide is
 rewritten: phones (also said in words) → `+1 000-555-NNNN`, e-mails (also disguised) →
@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from cerebrus.text.folding import fold
-from gradecore.contract import ContractViolation, Conversation, validate_conversation
+from gradecore.model.contract import ContractViolation, Conversation, validate_conversation
 from smith.anonymizer.pseudonyms import NAMELESS_ROLES, assign_pseudonyms
 from smith.anonymizer.scrubber import CODE_PLACEHOLDER, Scrubber
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cerebrus.text.folding import fold
-from gradecore.contract import Conversation, Participant
+from gradecore.model.contract import Conversation, Participant
 
 # Neutral, uncommon-as-a-word names; the lists are part of the fixture format (changing them changes
 # every fixture's bytes), so add at the end only.

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from gradecore.entities import GradeVerdict
-from gradecore.store import Store, agrees_with_machine, current_acts
-from gradecore.vocabulary import Level
+from blocks import texts_triage
+from gradecore.model.vocabulary import Level, failed_and_coloured
+from gradecore.persistence.entities import GradeVerdict
+from gradecore.persistence.store import Store, agrees_with_machine, current_acts
 from smith.anonymizer.anonymize import AnonymizationError, anonymize
 from smith.listening.judged import judged_by_each
 
@@ -90,10 +91,10 @@ def judged_acts(store: Store, start: datetime, end: datetime) -> Iterator[Judged
 
 
 def failing_entries(dimensions: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], Mapping[str, Any]]:
-    """(check, rule entry) -> its first receipt, for every failing dimension that coloured the verdict."""
+    """(check, rule entry) -> its first receipt, for every failing dimension that coloured its level."""
     found: dict[tuple[str, str], Mapping[str, Any]] = {}
     for dimension in dimensions:
-        if dimension.get("outcome") != "fail" or dimension.get("colours_verdict") is False:
+        if not failed_and_coloured(dimension):
             continue
         check = str(dimension.get("check"))
         evidence = [e for e in dimension.get("evidence") or () if isinstance(e, Mapping)]
@@ -158,7 +159,6 @@ def digest_lines(store: Store, start: datetime, end: datetime, *, top: int = 5) 
     """The weekly digest's "Rules people disagree with": the top entries with any disagreement."""
     rows = [row for row in disagreements(store, start, end, with_examples=False) if row.disagreeing]
     return [
-        f"{row.check} · {row.entry}: {row.disagreeing} of {row.acts} acts disagreed "
-        f"({row.share_disagreeing:.0%})"
+        texts_triage.rule_disagreement(row.check, row.entry, row.disagreeing, row.acts, row.share_disagreeing)
         for row in rows[:top]
-    ] or ["no disagreement with a rule entry this week"]
+    ] or [texts_triage.NO_RULE_DISAGREEMENT]

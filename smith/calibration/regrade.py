@@ -21,14 +21,14 @@ from datetime import datetime
 
 from blocks.regraded import build_regraded_pass_blocks, build_superseded_turn_blocks
 from cerebrus import Rules, grade
-from gradecore.grade_rows import SOURCE_DETERMINISTIC
-from gradecore.grades import ConversationGrade
-from gradecore.store import Store, Unit
+from gradecore.model.grades import ConversationGrade
+from gradecore.persistence.grade_rows import SOURCE_DETERMINISTIC
+from gradecore.persistence.store import Store, Unit
 from smith.calibration.stored import Stored, stored_conversations
 from smith.ingest import record_grades
 from smith.outbox.keys import parent_key, regraded_key
 from smith.outbox.policy import queue_posts
-from smith.outbox.queue import Draft, queue_one
+from smith.outbox.queue import NewPost, queue_one
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def _edit_parent_to_pass(
         idempotency_key=parent.idempotency_key,
         locale=None if stored is None else stored.locale,
     )
-    draft = Draft(
+    new_post = NewPost(
         key=regraded_key(parent.idempotency_key, grade_id),
         kind="conversation",
         content=content,
@@ -156,7 +156,7 @@ def _edit_parent_to_pass(
         parent_post_id=parent.id,
         machine_grade_id=grade_id,
     )
-    return int(queue_one(unit, draft))
+    return int(queue_one(unit, new_post))
 
 
 def _supersede_passing_turns(
@@ -180,7 +180,7 @@ def _supersede_passing_turns(
             idempotency_key=post.idempotency_key,
             locale=locale,
         )
-        draft = Draft(
+        new_post = NewPost(
             key=regraded_key(post.idempotency_key, grade_id),
             kind="turn",
             content=content,
@@ -192,5 +192,5 @@ def _supersede_passing_turns(
             parent_post_id=post.id,
             machine_grade_id=grade_id,
         )
-        queued += int(queue_one(unit, draft))
+        queued += int(queue_one(unit, new_post))
     return queued

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
-from gradecore.contract import ContractViolation, Conversation, validate_conversation
-from gradecore.store import Store
+from gradecore.model.contract import ContractViolation, Conversation, validate_conversation
+from gradecore.persistence.store import Store
 
 PAGE = 200
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from cerebrus import Rules, grade
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.calibration.stored import stored_conversations
 from smith.regression_fixtures.check import check_fixtures
 

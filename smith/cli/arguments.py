@@ -44,7 +44,7 @@ def bounded(value: str, column: tuple[type[SQLModel], str], what: str) -> str:
 
 def channel_id(value: str) -> str:
     """A Slack channel id (C… or G…), not a channel name: names change, ids do not. Empty unmaps."""
-    from gradecore.entities import Property
+    from gradecore.persistence.entities import Property
 
     if not value.strip():
         return ""
@@ -61,7 +61,7 @@ def email_address(value: str, *, where: str = "") -> str:
     """A syntactically valid address (no DNS look-up: the staff's mail domain may be internal)."""
     from email_validator import EmailNotValidError, validate_email
 
-    from gradecore.entities import User
+    from gradecore.persistence.entities import User
 
     prefix = f"{where}: " if where else ""
     try:

@@ -82,7 +82,7 @@ users.app.command("link")(slack.link)
 @commands.command()
 def schema() -> None:
     """Print the JSON Schema of the input contract (smith.conversation/v1)."""
-    from gradecore.contract import conversation_schema
+    from gradecore.model.contract import conversation_schema
 
     typer.echo(json.dumps(conversation_schema(), indent=2))
 

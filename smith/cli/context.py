@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from cerebrus import Rules
-    from gradecore.store import Store
+    from gradecore.persistence.store import Store
     from smith.ingest import Ingestor
     from smith.settings import Settings
 
@@ -57,8 +57,9 @@ def settings() -> Settings:
 def open_database(*, migrated: bool = True) -> Engine:
     """An engine on the configured database; refuses an unmigrated one unless told otherwise.
 
-    SQLAlchemy Core only: a command that reads through `gradecore.listings` never loads the ORM."""
-    from gradecore.db import create_db_engine, require_migrated
+    SQLAlchemy Core only: a command that reads through `gradecore.persistence.listings` never loads the
+    ORM."""
+    from gradecore.persistence.db import create_db_engine, require_migrated
 
     engine = create_db_engine(settings().database_url, timeouts=settings().database_timeouts)
     if migrated:
@@ -68,7 +69,7 @@ def open_database(*, migrated: bool = True) -> Engine:
 
 def open_store(*, migrated: bool = True) -> Store:
     """A store (the ORM's repositories) on the configured database, refused unmigrated as above."""
-    from gradecore.store import Store
+    from gradecore.persistence.store import Store
 
     return Store(open_database(migrated=migrated))
 

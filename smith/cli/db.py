@@ -12,7 +12,7 @@ app = typer.Typer(help="Database migrations.", no_args_is_help=True)
 @app.command("upgrade")
 def upgrade_command() -> None:
     """Migrate the configured database to the latest schema."""
-    from gradecore.db import create_db_engine, current_revision, upgrade
+    from gradecore.persistence.db import create_db_engine, current_revision, upgrade
 
     engine = create_db_engine(settings().database_url, timeouts=settings().database_timeouts)
     before = current_revision(engine)
@@ -28,7 +28,7 @@ def upgrade_command() -> None:
 @app.command("current")
 def current_command() -> None:
     """Show the database's schema revision and the latest one."""
-    from gradecore.db import create_db_engine, current_revision, head_revision
+    from gradecore.persistence.db import create_db_engine, current_revision, head_revision
 
     engine = create_db_engine(settings().database_url, timeouts=settings().database_timeouts)
     typer.echo(f"current: {current_revision(engine) or 'empty'} · latest: {head_revision()}")

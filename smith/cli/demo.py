@@ -18,10 +18,10 @@ from rich.console import Console
 from rich.table import Column, Table
 
 from cerebrus import Rules
-from gradecore.contract import Conversation, parse_conversation
-from gradecore.db import create_db_engine, upgrade
-from gradecore.entities import utcnow
-from gradecore.store import Store
+from gradecore.model.contract import Conversation, parse_conversation
+from gradecore.persistence.db import create_db_engine, upgrade
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.store import Store
 from smith.ingest import IngestResult
 from smith.listening.identity import SlackProfile
 from smith.listening.processor import ActProcessor

@@ -8,8 +8,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gradecore.contract import ContractViolation, Conversation, parse_conversation, validate_conversation
 from gradecore.errors import SmithError
+from gradecore.model.contract import (
+    ContractViolation,
+    Conversation,
+    parse_conversation,
+    validate_conversation,
+)
 
 
 class UnreadableInput(SmithError):

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Column, Table
 
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade
-from gradecore.vocabulary import DimensionResult, Evidence, Level, Outcome
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade
+from gradecore.model.vocabulary import DimensionResult, Evidence, Level, Outcome
 
 _LEVEL_STYLE = {
     Level.PASS: "green",

@@ -13,7 +13,7 @@ from smith.cli.errors import ShowAll, UserError, database_failure, tell, violati
 from smith.cli.output import progress
 
 if TYPE_CHECKING:
-    from gradecore.contract import Conversation
+    from gradecore.model.contract import Conversation
     from smith.cli.documents import ParsedDocument
     from smith.ingest import Ingestor, IngestResult
 
@@ -77,7 +77,7 @@ def _ingest_document(
     """Stores one document and prints its outcome; else the reason it was not stored."""
     from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-    from gradecore.store.errors import PropertyChanged
+    from gradecore.persistence.store.errors import PropertyChanged
 
     if document.conversation is None:
         assert document.violation is not None

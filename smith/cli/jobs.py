@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated
-from zoneinfo import ZoneInfo
 
 import typer
 
@@ -15,7 +14,7 @@ from smith.cli.output import JsonOption, print_json, progress
 from smith.cli.windows import since_start
 
 if TYPE_CHECKING:
-    from gradecore.entities import Property
+    from gradecore.persistence.entities import Property
 
 # Each job's modules load inside its command (docs/operations.md, command start-up).
 
@@ -41,7 +40,7 @@ def tally(
     """Print (or post) the daily tally line per property."""
     if day and since:
         raise UserError("--date and --since choose the days in two ways: give one of them")
-    from gradecore.entities import utcnow
+    from gradecore.persistence.entities import utcnow
     from smith.reports.tally import compose_tally, queue_tally
     from smith.transports.render import render_payload
 
@@ -151,16 +150,15 @@ def _tally_days(
     properties: Sequence[Property], day: str | None, since: str | None, now: datetime
 ) -> Iterator[tuple[Property, date]]:
     """Each property with each local day to tally: the day given, each day since, or yesterday."""
+    from smith.reports.tally import days_to_tally
+
     for prop in properties:
-        yesterday = now.astimezone(ZoneInfo(prop.timezone)).date() - timedelta(days=1)
         if day:
             yield prop, _parse_day(day)
-        elif since:
-            first = since_start(since, now).astimezone(ZoneInfo(prop.timezone)).date()
-            for offset in range((yesterday - first).days + 1):
-                yield prop, first + timedelta(days=offset)
-        else:
-            yield prop, yesterday
+            continue
+        start = since_start(since, now) if since else None
+        for local_day in days_to_tally(now, prop.timezone, since=start):
+            yield prop, local_day
 
 
 @fixtures_app.command("refused")

@@ -10,7 +10,7 @@ from smith.cli.context import open_database, open_store
 from smith.cli.output import JsonOption, print_json, print_table, table
 
 COUNT_UP_TO = 10_000  # beyond it a status shows as "more than 10,000": counting a year's posts is a scan
-Status = Literal["pending", "posted", "failed", "unrouted"]  # gradecore.post_status.STATUSES
+Status = Literal["pending", "posted", "failed", "unrouted"]  # gradecore.persistence.post_status.STATUSES
 
 
 def outbox(
@@ -20,7 +20,7 @@ def outbox(
     as_json: JsonOption = False,
 ) -> None:
     """List the outbox (newest first) with counts by status."""
-    from gradecore import listings
+    from gradecore.persistence import listings
 
     retried = _retry_failed() if retry_failed else None
     with open_database().connect() as connection:

@@ -27,7 +27,7 @@ def set_property(
     ] = None,
 ) -> None:
     """Create or update a property (creating needs --name and --timezone)."""
-    from gradecore.entities import Property
+    from gradecore.persistence.entities import Property
 
     bounded(property_id, (Property, "id"), "the property id")
     if name is not None:
@@ -79,7 +79,7 @@ def _join(channel: str) -> None:
 @app.command("list")
 def list_properties(as_json: JsonOption = False) -> None:
     """List properties."""
-    from gradecore import listings
+    from gradecore.persistence import listings
 
     with open_database().connect() as connection:
         rows = [

@@ -11,8 +11,8 @@ from smith.cli.errors import UserError
 from smith.cli.output import print_json
 
 if TYPE_CHECKING:
-    from gradecore.entities import User
-    from gradecore.store import Store
+    from gradecore.persistence.entities import User
+    from gradecore.persistence.store import Store
 
 # The store, the composers and the judge load inside each command (docs/operations.md, command start-up).
 
@@ -26,9 +26,9 @@ def digest(
     """Print (or post) the weekly engineering digest as the scheduler would compose it now."""
     import asyncio
 
-    from gradecore.entities import utcnow
+    from gradecore.persistence.entities import utcnow
     from smith.outbox.keys import digest_key
-    from smith.outbox.queue import Draft, queue_one
+    from smith.outbox.queue import NewPost, queue_one
     from smith.reports.digest import compose_digest, iso_week
     from smith.transports.render import render_payload
 
@@ -42,7 +42,7 @@ def digest(
     if post:
         with store.unit() as unit:
             queued = queue_one(
-                unit, Draft(key=digest_key(week), kind="digest", content=content, channel=triage)
+                unit, NewPost(key=digest_key(week), kind="digest", content=content, channel=triage)
             )
         typer.echo(f"digest {week}: {'queued for' if queued else 'already queued for'} {triage}")
     elif as_json:

@@ -24,6 +24,7 @@ def demo(
 
     from rich.console import Console
 
+    from blocks.texts_triage import SWEEP_SUMMARY_TITLE
     from smith.cli.demo import CORRECTION, run_demo, summary_table, write_preview
 
     console = Console()
@@ -36,7 +37,7 @@ def demo(
     console.print(f'  "{CORRECTION}"', markup=False, highlight=False)
     for outcome in run.acts:
         console.print(f"  → {outcome}")
-    console.rule("Nightly D8 sweep")
+    console.rule(SWEEP_SUMMARY_TITLE)
     assert run.sweep is not None
     for kind, count in sorted(run.sweep.written.items()):
         console.print(f"  {count} {kind} fixture draft(s) written under {workdir}/fixtures/{kind}/")

@@ -44,7 +44,7 @@ def link(
     ] = False,
 ) -> None:
     """Link a Slack user id (U…) to a staff user; their pending reactions and replies then count."""
-    from gradecore.entities import SlackIdentity
+    from gradecore.persistence.entities import SlackIdentity
     from smith.listening.linking import LinkRefused, link_identity
 
     if not slack_user_id.startswith(("U", "W")):

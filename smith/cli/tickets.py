@@ -25,7 +25,7 @@ def tickets(
     """List the root-cause signatures of *ours* failures with their counts and tickets, newest first."""
     from rich.table import Column, Table
 
-    from gradecore.entities import utcnow
+    from gradecore.persistence.entities import utcnow
 
     now = utcnow()
     start = None if since is None else since_start(since, now)

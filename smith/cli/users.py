@@ -13,7 +13,7 @@ from smith.cli.context import open_database, open_store
 from smith.cli.errors import UserError
 from smith.cli.output import JsonOption, print_json, print_table, table
 
-# gradecore.store.people.Role, spelled out: importing the store would load SQLAlchemy for `--help`
+# gradecore.persistence.store.people.Role, spelled out: importing the store would load SQLAlchemy for `--help`
 # (docs/operations.md, command start-up); a test keeps the two equal.
 Role = Literal["staff", "engineer", "admin"]
 
@@ -27,7 +27,7 @@ def add(
     role: Annotated[Role, typer.Option(help="Who they are to Smith")] = "staff",
 ) -> None:
     """Add one staff user."""
-    from gradecore.entities import User
+    from gradecore.persistence.entities import User
 
     address, full_name = email_address(email), bounded(name, (User, "name"), "--name")
     with open_store().unit() as unit:
@@ -38,7 +38,7 @@ def add(
 @app.command("import")
 def import_csv(path: Path) -> None:
     """Import users from a CSV with columns email,name,role (a header row is optional)."""
-    from gradecore.store import DuplicateEmail
+    from gradecore.persistence.store import DuplicateEmail
 
     rows = _read_rows(path)
     with open_store().unit() as unit:
@@ -55,7 +55,7 @@ def import_csv(path: Path) -> None:
 @app.command("list")
 def list_users(as_json: JsonOption = False) -> None:
     """List users."""
-    from gradecore import listings
+    from gradecore.persistence import listings
 
     with open_database().connect() as connection:
         rows: list[dict[str, Any]] = [
@@ -84,7 +84,7 @@ def list_users(as_json: JsonOption = False) -> None:
 
 
 def _role(role: str, *, where: str = "") -> Role:
-    from gradecore.store import ROLES
+    from gradecore.persistence.store import ROLES
 
     for known in ROLES:
         if role.strip().lower() == known:
@@ -94,7 +94,7 @@ def _role(role: str, *, where: str = "") -> Role:
 
 
 def _read_rows(path: Path) -> list[tuple[int, tuple[str, str, str]]]:
-    from gradecore.entities import User
+    from gradecore.persistence.entities import User
 
     try:
         text = path.read_text(encoding="utf-8-sig")

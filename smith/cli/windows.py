@@ -45,7 +45,7 @@ def since_start(since: str | None, now: datetime, *, default_days: int = DEFAULT
 
 def window(since: str | None, *, default_days: int = DEFAULT_DAYS) -> tuple[datetime, datetime]:
     """(start, now) for `--since`."""
-    from gradecore.entities import utcnow
+    from gradecore.persistence.entities import utcnow
 
     now = utcnow()
     return since_start(since, now, default_days=default_days), now

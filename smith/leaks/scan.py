@@ -32,8 +32,8 @@ from typing import Literal
 from phonenumbers import Leniency, PhoneNumberMatcher
 from pydantic import BaseModel
 
-from gradecore import contract, grades, vocabulary
-from gradecore.contract import Conversation
+from gradecore.model import contract, grades, vocabulary
+from gradecore.model.contract import Conversation
 from smith.leaks.identifiers import identifier_leaks
 from smith.leaks.wider import fold_token, wider_leaks
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from gradecore.entities import GradeVerdict, MachineGrade
-from gradecore.grade_rows import frozen_copy
-from gradecore.store import Unit, item_ref
-from gradecore.vocabulary import Level
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.entities import GradeVerdict, MachineGrade
+from gradecore.persistence.grade_rows import frozen_copy
+from gradecore.persistence.store import Unit, item_ref
 
 Signal = Literal["up", "down", "correction", "retraction"]
 Origin = Literal["slack_reaction", "slack_reply", "slack_modal", "cli"]

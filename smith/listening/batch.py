@@ -13,14 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.listening import writing
 from smith.listening.interpret import PlannedAct, interpret
 from smith.listening.locating import LatestGrades, Locator
 
 
 @dataclass
-class Job:
+class WaitingEvent:
     """One event to process, and the caller waiting for its outcome."""
 
     seq: int  # arrival order: one person's acts are written in it
@@ -54,33 +54,37 @@ def outside_the_channel(planned: PlannedAct, channels: frozenset[str] | None) ->
 def run_batch(
     store: Store,
     locator: Locator,
-    batch: list[Job],
+    batch: list[WaitingEvent],
     *,
     bot_user_id: str | None,
     waiting_on_directory: frozenset[str],
     channels_known: ChannelsKnown | None = None,
 ) -> list[str | Unlinked]:
-    """Each job's outcome (or `Unlinked`), in one transaction: all are done or none is.
+    """Each event's outcome (or `Unlinked`), in one transaction: all are done or none is.
 
     With `channels_known`, an act whose author's channels are not known yet is handed back like an
     unlinked one, and an act on a post in a channel its author is not in is ignored."""
     with store.unit() as unit:
         rows = unit.inbox.unprocessed_among(
-            [job.event_id for job in batch if job.payload is not None], with_payload=False, lock=True
+            [waiting.event_id for waiting in batch if waiting.payload is not None],
+            with_payload=False,
+            lock=True,
         )
         rows |= unit.inbox.unprocessed_among(
-            [job.event_id for job in batch if job.payload is None], with_payload=True, lock=True
+            [waiting.event_id for waiting in batch if waiting.payload is None], with_payload=True, lock=True
         )
         grades = LatestGrades()
         plans: list[PlannedAct | str | None] = []
-        for job in batch:
-            row = rows.get(job.event_id)
-            kind, payload = (job.kind, job.payload) if job.payload is not None else row or (None, None)
+        for waiting in batch:
+            row = rows.get(waiting.event_id)
+            kind, payload = (
+                (waiting.kind, waiting.payload) if waiting.payload is not None else row or (None, None)
+            )
             if row is None or kind is None or payload is None:  # done already, or a replica's now
                 plans.append(None)
                 continue
             plans.append(
-                interpret(unit, locator, grades, job.event_id, kind, payload, bot_user_id=bot_user_id)
+                interpret(unit, locator, grades, waiting.event_id, kind, payload, bot_user_id=bot_user_id)
             )
         acts = [plan for plan in plans if isinstance(plan, PlannedAct)]
         people = unit.identities.linked(plan.act.slack_user_id for plan in acts)
@@ -89,7 +93,7 @@ def run_batch(
         )
         results: list[str | Unlinked] = []
         finished: list[tuple[str, str]] = []
-        for job, plan in zip(batch, plans, strict=True):
+        for waiting, plan in zip(batch, plans, strict=True):
             if plan is None:
                 results.append("already processed")
                 continue
@@ -110,7 +114,7 @@ def run_batch(
                     outcome = writing.record(unit, plan, linked.user_id)
                 else:
                     outcome = "ignored: inactive user"
-            finished.append((job.event_id, outcome))
+            finished.append((waiting.event_id, outcome))
             results.append(outcome)
         unit.inbox.finish_many(finished)
         writing.after_recording(unit, zip(plans, results, strict=True))

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from blocks import texts
-from gradecore.entities import utcnow
-from gradecore.store import Store, StoreError
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.store import Store, StoreError
 from smith.listening.identity import Directory, DirectoryUnavailable, resolve
 from smith.listening.link_command import UnclearLink, parse_link_text
 from smith.listening.linking import LinkRefused, link_identity

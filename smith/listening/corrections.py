@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cerebrus.text.folding import FoldedText, strip_accents
-from gradecore.principles import normalise_tag
-from gradecore.vocabulary import Level
+from gradecore.model.principles import normalise_tag
+from gradecore.model.vocabulary import Level
 
 __all__ = ["LEVEL_WORDS", "Correction", "parse_correction", "reply_text", "text_from_blocks"]
 

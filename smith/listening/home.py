@@ -1,20 +1,27 @@
-"""The App Home tab's content for the person opening it: what waits for a review, their own week, and
-(for admins) the Slack accounts whose acts wait for a link.
+"""The App Home tab of whoever opens it: what waits for a review, their own week, and (for admins) the
+Slack accounts whose acts wait for a link; the not-linked tab for someone who may not grade.
 
-Reads only: the tab is rebuilt from the database each time it is opened (`app_home_opened`).
+Reads only: the tab is rebuilt from the database each time it is opened (`app_home_opened`). Who
+someone is follows the same resolution as for acts (`identity.resolve`); when Slack cannot say just
+now, the person sees the not-linked tab rather than nothing. `blocks/home.py` builds the view.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from datetime import datetime, timedelta
 
-from sqlalchemy import func
-from sqlmodel import col, select
+from slack_sdk.models.views import View
 
 from blocks import locales
-from blocks.home import HomeContent, MyWeek, WaitingPost
-from gradecore.entities import PendingAct, Property, SlackPost, User, utcnow
-from gradecore.store import Store, Unit, agrees_with_machine, current_acts
+from blocks.home import HomeContent, MyWeek, WaitingPost, build_home_view
+from gradecore.persistence.entities import Property, SlackPost, User, utcnow
+from gradecore.persistence.store import Store, Unit, agrees_with_machine, current_acts
+from smith.listening.identity import Directory, DirectoryUnavailable, resolve
+from smith.listening.membership import ChannelsOfPeople, MembershipUnavailable
+
+log = logging.getLogger(__name__)
 
 WEEK = timedelta(days=7)
 MAX_WAITING = 20  # posts listed; the heading still counts them all
@@ -49,26 +56,43 @@ def home_for(
         return HomeContent(locale, True, waiting, total, _my_week(unit, user.id, now), unlinked)
 
 
+async def home_view_for(
+    store: Store,
+    directory: Directory,
+    slack_user_id: str,
+    membership: ChannelsOfPeople | None = None,
+    *,
+    locale: str | None = None,
+) -> View:
+    """The Home tab for `slack_user_id`, in their Slack `locale` (English when unknown). With
+    `membership`, a person who is not an admin sees only the properties whose channels they are a
+    member of (docs/verdicts.md); if Slack cannot say which, they see none until it can."""
+    user: User | None = None
+    try:
+        who = await resolve(store, directory, slack_user_id)
+        user = who.user if who.may_grade else None
+    except DirectoryUnavailable:
+        log.warning("Home tab for %s: users.info unavailable", slack_user_id)
+    channels: frozenset[str] | None = None
+    if user is not None and user.role != "admin" and membership is not None:
+        try:
+            channels = await membership.channels_of(slack_user_id)
+        except MembershipUnavailable as exc:
+            log.warning("Home tab for %s: %s", slack_user_id, exc)
+            channels = frozenset()
+    return build_home_view(await asyncio.to_thread(home_for, store, user, locale=locale, channels=channels))
+
+
 def _waiting(unit: Unit, properties: dict[str, Property]) -> tuple[list[WaitingPost], int]:
     """Parent posts in mapped channels that no one has reviewed yet, newest first."""
     channels = {p.slack_channel_id for p in properties.values() if p.slack_channel_id}
     if not channels:
         return [], 0
-    query = (
-        select(SlackPost)
-        .where(
-            col(SlackPost.kind) == "conversation",
-            col(SlackPost.operation) == "post",
-            col(SlackPost.ts).is_not(None),
-            col(SlackPost.channel).in_(channels),
-        )
-        .order_by(col(SlackPost.id).desc())
-    )
     waiting: list[WaitingPost] = []
     total = 0
     offset = 0
     for _ in range(_SCAN_PAGES):
-        page = unit.session.exec(query.offset(offset).limit(_SCAN_PAGE)).all()
+        page = unit.outbox.sent_parents_in(channels, offset=offset, limit=_SCAN_PAGE)
         if not page:
             break
         offset += len(page)
@@ -115,10 +139,4 @@ def _my_week(unit: Unit, user_id: int, now: datetime) -> MyWeek:
 
 def _unlinked(unit: Unit) -> list[tuple[str, int]]:
     """Slack users with acts still waiting for a link, most acts first."""
-    query = (
-        select(PendingAct.slack_user_id, func.count())
-        .where(col(PendingAct.resolved_at).is_(None))
-        .group_by(col(PendingAct.slack_user_id))
-    )
-    rows = [(str(user), int(count)) for user, count in unit.session.exec(query).all()]
-    return sorted(rows, key=lambda row: (-row[1], row[0]))
+    return sorted(unit.pending_acts.waiting_per_person(), key=lambda row: (-row[1], row[0]))

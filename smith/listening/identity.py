@@ -15,9 +15,9 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy.exc import IntegrityError
 
-from gradecore.entities import User
 from gradecore.errors import SmithError
-from gradecore.store import Store
+from gradecore.persistence.entities import User
+from gradecore.persistence.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ _NO_SUCH_USER = {"user_not_found", "user_not_visible"}
 
 
 class DirectoryUnavailable(SmithError):
-    """users.info could not answer now; the event stays in the inbox and the sweep tries again."""
+    """users.info could not answer now; the event stays in the inbox and the retry pass tries again."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from gradecore.errors import SmithError
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.metrics import ACKS
 
 _Entry = tuple[str, str, dict[str, Any], "asyncio.Future[bool]"]

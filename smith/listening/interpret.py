@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gradecore.store import Unit
+from gradecore.persistence.store import Unit
 from smith.listening.acts import HumanAct, Signal
 from smith.listening.corrections import parse_correction
 from smith.listening.events import Ignored, ReactionEvent, ReplyDeleted, ReplyEvent, parse_event

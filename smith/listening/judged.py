@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from gradecore.entities import MachineGrade
-from gradecore.store import Unit
+from gradecore.model.vocabulary import failed_and_coloured
+from gradecore.persistence.entities import MachineGrade
+from gradecore.persistence.store import Unit
 
 Dimension = Mapping[str, Any]
 
@@ -38,12 +39,8 @@ class JudgingAct(Protocol):
 
 
 def failing(dimensions: Iterable[object]) -> list[Dimension]:
-    """The dimensions that failed and coloured the verdict (advisory ones colour nothing)."""
-    return [
-        d
-        for d in dimensions
-        if isinstance(d, Mapping) and d.get("outcome") == "fail" and d.get("colours_verdict") is not False
-    ]
+    """The dimensions that failed and coloured their grade's level (advisory ones colour nothing)."""
+    return [d for d in dimensions if isinstance(d, Mapping) and failed_and_coloured(d)]
 
 
 def judged_dimensions(

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from blocks import texts
-from gradecore.entities import User
 from gradecore.errors import SmithError
-from gradecore.store import Store
+from gradecore.persistence.entities import User
+from gradecore.persistence.store import Store
 from smith.listening.acts import HumanAct, record_act
 from smith.outbox.reviewed import refresh_reviewed_lines
 

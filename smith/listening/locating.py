@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gradecore.store import Unit
-from gradecore.store.outbox import PostRef
+from gradecore.persistence.store import Unit
+from gradecore.persistence.store.outbox import PostRef
 from smith.listening.acts import ItemType, Target
 
 _TURN_REFERENCE = re.compile(r"\bturno?\s*#?\s*(\d{1,3})\b", re.IGNORECASE)

@@ -16,7 +16,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from gradecore.errors import SmithError
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 
 _TTL_SECONDS = 60.0
 

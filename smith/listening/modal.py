@@ -25,9 +25,9 @@ from blocks.correction import (
     build_correction_view,
 )
 from gradecore.errors import SmithError
-from gradecore.principles import normalise_tag
-from gradecore.store import Store, Unit
-from gradecore.vocabulary import Level
+from gradecore.model.principles import normalise_tag
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.store import Store, Unit
 from smith.listening.acts import HumanAct, ItemType, Target
 from smith.listening.events import ButtonValue, storable
 from smith.listening.inbox_writer import InboxUnavailable, InboxWriter

@@ -3,9 +3,9 @@
 Events that arrive together are processed together, in one transaction: the rows are claimed, the
 items located, the people looked up, the verdicts written and the rows marked processed, with one
 commit (group commit, as the inbox writer does for the inserts before the ack). A crash leaves the
-whole batch for the next sweep; if the batch fails, each event is tried again on its own, so one
+whole batch for the next retry pass; if the batch fails, each event is tried again on its own, so one
 bad event costs only itself. Acts carry unique keys, so processing an event twice (two replicas, a
-retried sweep) writes nothing twice.
+retried pass) writes nothing twice.
 
 An act by someone not yet linked needs users.info, which is never asked inside a transaction: such
 events leave the batch; once the person is known their acts rejoin the batches (or, unlinked, are
@@ -28,11 +28,11 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from gradecore.db import first_line
-from gradecore.entities import utcnow
-from gradecore.store import Store
+from gradecore.persistence.db import first_line
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.store import Store
 from smith.listening import writing
-from smith.listening.batch import NOT_A_MEMBER, Job, Unlinked, outside_the_channel, run_batch
+from smith.listening.batch import NOT_A_MEMBER, Unlinked, WaitingEvent, outside_the_channel, run_batch
 from smith.listening.identity import Directory, DirectoryUnavailable, Resolution, resolve
 from smith.listening.interpret import PlannedAct
 from smith.listening.locating import Locator
@@ -45,7 +45,7 @@ T = TypeVar("T")
 _MAX_REQUEUES = 3
 
 
-_Deferred = tuple[Job, PlannedAct]
+_Deferred = tuple[WaitingEvent, PlannedAct]
 
 
 def unavailable(exc: BaseException) -> bool:
@@ -85,7 +85,7 @@ class ActProcessor:
         self._ask_bot_user_id = ask_bot_user_id
         self._max_batch = max_batch
         self._locator = Locator()
-        self._waiting: list[Job] = []
+        self._waiting: list[WaitingEvent] = []
         self._seq = 0
         self._busy: Callable[[], bool] = lambda: False
         self._max_delay = 0.0
@@ -115,10 +115,10 @@ class ActProcessor:
         done: asyncio.Future[str] = loop.create_future()
         carried = kind is not None and payload is not None
         self._seq += 1
-        job = Job(
+        waiting = WaitingEvent(
             self._seq, loop.time(), event_id, kind if carried else None, payload if carried else None, done
         )
-        self._waiting.append(job)
+        self._waiting.append(waiting)
         self._start_worker()
         return await done
 
@@ -139,9 +139,9 @@ class ActProcessor:
                 await self.process_leftovers()
             except Exception as exc:
                 if not unavailable(exc):
-                    log.exception("inbox sweep failed; retrying")
+                    log.exception("inbox retry pass failed; retrying")
                 else:
-                    log.warning("inbox sweep postponed: %s", _first_line(exc))
+                    log.warning("inbox retry pass postponed: %s", _first_line(exc))
             try:
                 await asyncio.wait_for(stop.wait(), timeout=interval)
             except TimeoutError:
@@ -154,7 +154,7 @@ class ActProcessor:
         loop = asyncio.get_running_loop()
         await self._know_the_bot()
         while self._waiting:
-            deadline = min(job.arrived for job in self._waiting) + self._max_delay
+            deadline = min(waiting.arrived for waiting in self._waiting) + self._max_delay
             while self._busy() and loop.time() < deadline:  # noqa: ASYNC110 (a poll with a deadline)
                 await asyncio.sleep(0.01)
             batch, self._waiting = self._waiting[: self._max_batch], self._waiting[self._max_batch :]
@@ -167,12 +167,12 @@ class ActProcessor:
                     len(batch),
                     exc_info=not unavailable(exc),
                 )
-                results = [await self._run_alone(job) for job in batch]
-            for job, result in zip(batch, results, strict=True):
+                results = [await self._run_alone(waiting) for waiting in batch]
+            for waiting, result in zip(batch, results, strict=True):
                 if isinstance(result, Unlinked):
-                    self._defer(job, result.planned)
-                elif not job.done.done():
-                    job.done.set_result(result)
+                    self._defer(waiting, result.planned)
+                elif not waiting.done.done():
+                    waiting.done.set_result(result)
 
     async def _know_the_bot(self) -> None:
         if self.bot_user_id is not None or self._ask_bot_user_id is None:
@@ -182,7 +182,7 @@ class ActProcessor:
         except Exception as exc:  # Slack unwell: its own acts are still told apart by users.info (is_bot)
             log.warning("could not learn Smith's own Slack user now: %s", _first_line(exc))
 
-    def _run(self, batch: list[Job], waiting_on_directory: frozenset[str]) -> list[str | Unlinked]:
+    def _run(self, batch: list[WaitingEvent], waiting_on_directory: frozenset[str]) -> list[str | Unlinked]:
         return run_batch(
             self._store,
             self._locator,
@@ -192,25 +192,25 @@ class ActProcessor:
             channels_known=self._membership.known if self._membership is not None else None,
         )
 
-    async def _run_alone(self, job: Job) -> str | Unlinked:
+    async def _run_alone(self, waiting: WaitingEvent) -> str | Unlinked:
         try:
-            return (await self._in_thread(self._run, [job], frozenset(self._unlinked)))[0]
-        except Exception as exc:  # keep the row for the sweep; never lose an acked event
+            return (await self._in_thread(self._run, [waiting], frozenset(self._unlinked)))[0]
+        except Exception as exc:  # keep the row for the retry pass; never lose an acked event
             if unavailable(exc):
-                log.warning("processing event %s postponed: %s", job.event_id, _first_line(exc))
+                log.warning("processing event %s postponed: %s", waiting.event_id, _first_line(exc))
             else:
-                log.exception("processing event %s failed", job.event_id)
-            return await self._count_attempt(job.event_id, exc)
+                log.exception("processing event %s failed", waiting.event_id)
+            return await self._count_attempt(waiting.event_id, exc)
 
     # --- people not linked yet ---------------------------------------------------------------------
 
-    def _defer(self, job: Job, planned: PlannedAct) -> None:
+    def _defer(self, event: WaitingEvent, planned: PlannedAct) -> None:
         author = planned.act.slack_user_id
         waiting = self._unlinked.get(author)
         if waiting is not None:  # users.info is being asked about them: their act waits its turn
-            bisect.insort(waiting, (job, planned), key=lambda deferred: deferred[0].seq)
+            bisect.insort(waiting, (event, planned), key=lambda deferred: deferred[0].seq)
             return
-        self._unlinked[author] = [(job, planned)]
+        self._unlinked[author] = [(event, planned)]
         task = asyncio.get_running_loop().create_task(self._ask_then_write(author, planned.act.team_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -230,31 +230,31 @@ class ActProcessor:
                         who = await resolve(self._store, self._directory, author, team_id)
                         if self._membership is not None:
                             await self._membership.channels_of(author)  # the batch reads it cached
-                    if who.user is not None and all(job.requeued < _MAX_REQUEUES for job, _ in taken):
+                    if who.user is not None and all(waiting.requeued < _MAX_REQUEUES for waiting, _ in taken):
                         # Linked now: their acts rejoin the batches, ahead of anything newer.
                         taken += self._unlinked.pop(author)
-                        self._requeue([job for job, _ in taken])
+                        self._requeue([waiting for waiting, _ in taken])
                         taken = []
                         return
                     outcomes = await self._write_for(taken, who)
-                except Exception as exc:  # Slack is unwell, or the database: the sweep tries again
+                except Exception as exc:  # Slack is unwell, or the database: the retry pass tries again
                     if unavailable(exc):
                         log.warning("processing %d event(s) by %s postponed: %s", len(taken), author, exc)
                     else:
                         log.exception("processing %d event(s) by %s failed", len(taken), author)
-                    outcomes = [await self._count_attempt(job.event_id, exc) for job, _ in taken]
-                for (job, _), outcome in zip(taken, outcomes, strict=True):
-                    if not job.done.done():
-                        job.done.set_result(outcome)
+                    outcomes = [await self._count_attempt(waiting.event_id, exc) for waiting, _ in taken]
+                for (waiting, _), outcome in zip(taken, outcomes, strict=True):
+                    if not waiting.done.done():
+                        waiting.done.set_result(outcome)
         finally:  # cancelled (shutting down): the rows stay in the inbox for the next start
-            for job, _ in taken + self._unlinked.pop(author, []):
-                if not job.done.done():
-                    job.done.cancel()
+            for waiting, _ in taken + self._unlinked.pop(author, []):
+                if not waiting.done.done():
+                    waiting.done.cancel()
 
-    def _requeue(self, jobs: list[Job]) -> None:
-        for job in jobs:
-            job.requeued += 1
-        self._waiting = sorted(jobs + self._waiting, key=lambda job: job.seq)
+    def _requeue(self, waiting_events: list[WaitingEvent]) -> None:
+        for waiting in waiting_events:
+            waiting.requeued += 1
+        self._waiting = sorted(waiting_events + self._waiting, key=lambda waiting: waiting.seq)
         self._start_worker()
 
     async def _write_for(self, taken: list[_Deferred], who: Resolution) -> list[str]:
@@ -288,7 +288,7 @@ class ActProcessor:
             ]
             writing.after_recording(unit, zip((planned for _, planned in taken), outcomes, strict=True))
             unit.inbox.finish_many(
-                [(job.event_id, outcome) for (job, _), outcome in zip(taken, outcomes, strict=True)]
+                [(waiting.event_id, outcome) for (waiting, _), outcome in zip(taken, outcomes, strict=True)]
             )
         return outcomes
 
@@ -303,7 +303,7 @@ class ActProcessor:
 
     async def _count_attempt(self, event_id: str, exc: Exception) -> str:
         # Slack or the database being unreachable is nobody's payload's fault: such an event is
-        # neither parked nor made to wait out a back-off; the next sweep tries it again.
+        # neither parked nor made to wait out a back-off; the next retry pass tries it again.
         passing = unavailable(exc)
         park_after = None if passing else self._max_attempts
         back_off = timedelta(0) if passing else self._back_off
@@ -316,7 +316,7 @@ class ActProcessor:
 
         try:
             parked = await self._in_thread(count)
-        except Exception as failure:  # the database itself is down: the row is still there for the sweep
+        except Exception as failure:  # the database itself is down: the row is still there for the retry pass
             log.warning("could not count the failed attempt at event %s: %s", event_id, _first_line(failure))
             parked = False
         if parked:

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from sqlalchemy.exc import SQLAlchemyError
 
 from blocks.copydeck import CopyDeck, deck_for
-from gradecore.entities import PendingAct
-from gradecore.store import Unit
+from gradecore.persistence.entities import PendingAct
+from gradecore.persistence.store import Unit
 from smith.listening.acts import HumanAct, record_act
 from smith.listening.identity import Resolution
 from smith.listening.interpret import PlannedAct

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from blocks import build_notice_blocks, texts
 from blocks.common import ChannelLink
-from gradecore.store import Unit
+from gradecore.persistence.store import Unit
 from smith.outbox.keys import ops_notice_key
-from smith.outbox.queue import Draft, queue_one
+from smith.outbox.queue import NewPost, queue_one
 
 
 def queue_ops_notice(unit: Unit, ops_channel: str, *, cause: str, failed_channel: str | None) -> bool:
@@ -15,4 +15,4 @@ def queue_ops_notice(unit: Unit, ops_channel: str, *, cause: str, failed_channel
     where = ChannelLink(failed_channel) if failed_channel else None
     title, body = texts.delivery_failed_notice(cause, where)
     content = build_notice_blocks(title, body, idempotency_key=key)
-    return queue_one(unit, Draft(key=key, kind="notice", content=content, channel=ops_channel))
+    return queue_one(unit, NewPost(key=key, kind="notice", content=content, channel=ops_channel))

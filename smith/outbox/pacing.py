@@ -13,8 +13,8 @@ import asyncio
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from gradecore.store import Store
-from gradecore.store.outbox import ChannelTurn
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import ChannelTurn
 
 Clock = Callable[[], datetime]
 # While another relay's send is in flight, how often to look whether it has answered (a fraction of

@@ -19,12 +19,12 @@ from blocks import (
     build_turn_blocks,
 )
 from blocks.copydeck import deck_for
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade, TurnGrade
-from gradecore.store import Unit
-from gradecore.store.outbox import QueuedRef
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade, TurnGrade
+from gradecore.persistence.store import Unit
+from gradecore.persistence.store.outbox import QueuedRef
 from smith.outbox.keys import PostKey, edit_key, more_turns_key, parent_key, turn_key
-from smith.outbox.queue import Draft, queue
+from smith.outbox.queue import NewPost, queue
 from smith.outbox.reviewed import refresh_reviewed_lines, reviewed_line
 from smith.tickets.filed import tickets_by_check
 
@@ -72,8 +72,8 @@ def queue_posts(
     if parent is None and not grade.flagged:
         return queued  # passing conversations get nothing in Slack (they count in the tally)
 
-    def draft(content: PostContent, key: PostKey, kind: str, **fields: object) -> Draft:
-        return Draft(
+    def new_post(content: PostContent, key: PostKey, kind: str, **fields: object) -> NewPost:
+        return NewPost(
             key=key,
             kind=kind,
             content=content,
@@ -105,10 +105,10 @@ def queue_posts(
             tickets=tickets,
         )
 
-    drafts: list[Draft] = []
+    new_posts: list[NewPost] = []
     refresh_reviewed = False
     if parent is None:
-        first = draft(parent_content(), parent_at, "conversation", machine_grade_id=ids.conversation)
+        first = new_post(parent_content(), parent_at, "conversation", machine_grade_id=ids.conversation)
         queued |= queue(unit, [first])
         parent = _queued_ref(unit, parent_at, queued)
     elif ids.conversation in ids.new:
@@ -117,8 +117,8 @@ def queue_posts(
         reviewed = None
         if unit.verdicts.for_conversations([grade.conversation_id]):
             reviewed = reviewed_line(unit, grade.conversation_id, deck_for(locale))
-        drafts.append(
-            draft(
+        new_posts.append(
+            new_post(
                 parent_content(reviewed),
                 edit_key(parent_at, ids.conversation),
                 "conversation",
@@ -145,8 +145,8 @@ def queue_posts(
             tickets=tickets,
         )
         if existing is None:
-            drafts.append(
-                draft(
+            new_posts.append(
+                new_post(
                     content,
                     key,
                     "turn",
@@ -156,8 +156,8 @@ def queue_posts(
                 )
             )
         else:
-            drafts.append(
-                draft(
+            new_posts.append(
+                new_post(
                     content,
                     edit_key(key, grade_id),
                     "turn",
@@ -175,8 +175,8 @@ def queue_posts(
                 listed, conversation, conversation_url=conversation_url, idempotency_key=key, locale=locale
             )
             if existing is None:
-                drafts.append(
-                    draft(
+                new_posts.append(
+                    new_post(
                         content,
                         key,
                         MORE_TURNS_KIND,
@@ -185,8 +185,8 @@ def queue_posts(
                     )
                 )
             else:  # a re-sent conversation: the list is edited in place
-                drafts.append(
-                    draft(
+                new_posts.append(
+                    new_post(
                         content,
                         edit_key(key, ids.conversation),
                         MORE_TURNS_KIND,
@@ -195,7 +195,7 @@ def queue_posts(
                         machine_grade_id=ids.conversation,
                     )
                 )
-    queued |= queue(unit, drafts)
+    queued |= queue(unit, new_posts)
     if refresh_reviewed:
         refresh_reviewed_lines(unit, [grade.conversation_id], only_waiting=True)
     return queued

@@ -16,21 +16,23 @@ from datetime import datetime
 from typing import Any, Literal
 
 from blocks import PostContent, render_post
-from gradecore.entities import utcnow
-from gradecore.store import Unit
-from gradecore.store.outbox import PENDING, UNROUTED
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.store import Unit
+from gradecore.persistence.store.outbox import PENDING, UNROUTED
 from smith.outbox.keys import PostKey
 
 Operation = Literal["post", "update", "ephemeral"]
 
 
 @dataclass(frozen=True)
-class Draft:
+class NewPost:
     """One post to queue: its key, what it says, where it goes and what it is about."""
 
     key: PostKey
-    kind: str  # conversation | turn | more_turns | tally | digest | notice
-    content: PostContent
+    kind: str  # conversation | turn | more_turns | tally | digest | notice | review
+    # What it says: built content, or a message already rendered when an edit changes a line of a post
+    # queued before (the reviewed-by line, `smith.outbox.reviewed`), which was checked when first queued.
+    content: PostContent | dict[str, Any]
     channel: str | None  # None: the property has no channel yet, and the post waits unrouted
     operation: Operation = "post"
     recipient: str | None = None  # the one person an ephemeral is shown to
@@ -43,43 +45,49 @@ class Draft:
     not_before: datetime | None = None
 
 
-def queue(unit: Unit, drafts: Sequence[Draft]) -> dict[PostKey, int]:
-    """Queue every draft whose key is new, in the caller's transaction; the ids of the posts this call
+def queue(unit: Unit, posts: Sequence[NewPost]) -> dict[PostKey, int]:
+    """Queue every post whose key is new, in the caller's transaction; the ids of the posts this call
     queued, by key (a key queued before, by anyone, is left out)."""
-    if not drafts:
+    if not posts:
         return {}
     now = utcnow()
-    rows = [_row(draft, now) for draft in drafts]
+    rows = [_row(post, now) for post in posts]
     return {PostKey(key): post_id for key, post_id in unit.outbox.insert_new(rows).items()}
 
 
-def queue_one(unit: Unit, draft: Draft) -> bool:
+def queue_one(unit: Unit, post: NewPost) -> bool:
     """`queue` for one post: True when this call queued it."""
-    return bool(queue(unit, [draft]))
+    return bool(queue(unit, [post]))
 
 
-def _row(draft: Draft, now: datetime) -> dict[str, Any]:
-    if (draft.operation == "ephemeral") != (draft.recipient is not None):
+def _row(post: NewPost, now: datetime) -> dict[str, Any]:
+    if (post.operation == "ephemeral") != (post.recipient is not None):
         raise ValueError("an ephemeral needs a recipient, and only an ephemeral has one")
-    if draft.operation == "ephemeral" and draft.channel is None:
+    if post.operation == "ephemeral" and post.channel is None:
         raise ValueError("an ephemeral is shown in a channel: it needs one")
-    if draft.operation == "update" and draft.parent_post_id is None:
+    if post.operation == "update" and post.parent_post_id is None:
         raise ValueError("an edit needs the post it changes")
     return {
-        "kind": draft.kind,
-        "operation": draft.operation,
-        "idempotency_key": draft.key,
-        "property_id": draft.property_id,
-        "conversation_id": draft.conversation_id,
-        "turn_id": draft.turn_id,
-        "machine_grade_id": draft.machine_grade_id,
-        "channel": draft.channel,
-        "parent_post_id": draft.parent_post_id,
-        "thread_ts": draft.thread_ts,
-        "recipient": draft.recipient,
-        "payload": render_post(draft.content),  # refuses what Slack would refuse
-        "status": PENDING if draft.channel else UNROUTED,
-        "next_attempt_at": draft.not_before or now,
+        "kind": post.kind,
+        "operation": post.operation,
+        "idempotency_key": post.key,
+        "property_id": post.property_id,
+        "conversation_id": post.conversation_id,
+        "turn_id": post.turn_id,
+        "machine_grade_id": post.machine_grade_id,
+        "channel": post.channel,
+        "parent_post_id": post.parent_post_id,
+        "thread_ts": post.thread_ts,
+        "recipient": post.recipient,
+        "payload": _payload(post.content),
+        "status": PENDING if post.channel else UNROUTED,
+        "next_attempt_at": post.not_before or now,
         "created_at": now,
         "updated_at": now,
     }
+
+
+def _payload(content: PostContent | dict[str, Any]) -> dict[str, Any]:
+    if isinstance(content, PostContent):
+        return render_post(content)  # refuses what Slack would refuse
+    return content

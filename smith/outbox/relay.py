@@ -18,9 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from gradecore.entities import SlackPost, utcnow
-from gradecore.store import Store, Unit
-from gradecore.store.outbox import FAILED, PENDING, POSTED
+from gradecore.persistence.entities import SlackPost, utcnow
+from gradecore.persistence.store import Store, Unit
+from gradecore.persistence.store.outbox import FAILED, PENDING, POSTED
 from smith.logs import log_context
 from smith.metrics import RELAY_ERRORS, RELAY_SENDS
 from smith.outbox.notices import queue_ops_notice

@@ -12,20 +12,16 @@ order).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, update
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select
-
 from blocks.copydeck import CopyDeck, deck_for
 from blocks.reviewed import with_reviewed_line
-from gradecore.entities import GradeVerdict, SlackPost, User, utcnow
-from gradecore.store import Unit, current_acts
-from gradecore.store.outbox import PENDING
-from smith.outbox.keys import parent_key
+from gradecore.persistence.entities import SlackPost, utcnow
+from gradecore.persistence.store import Unit, current_acts
+from gradecore.persistence.store.outbox import PENDING
+from smith.outbox.keys import parent_key, review_edit_key
+from smith.outbox.queue import NewPost, queue
 
 REVIEW_KIND = "review"
 EDIT_INTERVAL = timedelta(seconds=30)
@@ -52,7 +48,7 @@ def refresh_reviewed_lines(
 
 def reviewed_line(unit: Unit, conversation_id: str, deck: CopyDeck) -> str:
     """Who reviewed the conversation (its parent or any of its turns), by first name, acts that stand."""
-    standing = current_acts(_acts_of(unit, conversation_id))
+    standing = current_acts(unit.verdicts.act_rows_of_conversation(conversation_id))
     names = _first_names(unit, {verdict.grader_user_id for verdict in standing})
     ups: list[str] = []
     downs: list[str] = []
@@ -71,63 +67,29 @@ def reviewed_line(unit: Unit, conversation_id: str, deck: CopyDeck) -> str:
     return deck.reviewed_line(_once(ups), _once(downs), _once(corrections), _once(notes))
 
 
-@dataclass(frozen=True, slots=True)
-class _Act:
-    """One act as the reviewed-by line needs it: a plain row, not an ORM object (a popular post's acts
-    are re-read on every batch of reactions; building thousands of entities would dominate)."""
-
-    id: int | None
-    grader_user_id: int
-    item_type: str
-    item_ref: str
-    signal: str
-    expected_level: str | None
-    retracts_id: int | None
-    created_at: datetime
-
-
-_ACT_COLUMNS = tuple(col(getattr(GradeVerdict, f.name)) for f in fields(_Act))
-
-
-def _acts_of(unit: Unit, conversation_id: str) -> list[_Act]:
-    unit.session.flush()  # acts added in this transaction count too (a plain read does not autoflush)
-    query = select(*_ACT_COLUMNS).where(col(GradeVerdict.conversation_id) == conversation_id)
-    return [_Act(*row) for row in unit.session.connection().execute(query)]
-
-
 def _once(items: Sequence[Any]) -> list[Any]:
     """Each name once, in the order they acted."""
     return list(dict.fromkeys(items))
 
 
 def _first_names(unit: Unit, user_ids: set[int]) -> dict[int, str]:
-    """First names of the graders, in one query however many there are."""
-    if not user_ids:
-        return {}
-    users = unit.session.exec(select(User).where(col(User.id).in_(user_ids))).all()
-    return {user.id: (user.name.split() or ["?"])[0] for user in users if user.id is not None}
+    """First names of the graders."""
+    return {user_id: (name.split() or ["?"])[0] for user_id, name in unit.users.names(user_ids).items()}
 
 
 def latest_message(unit: Unit, parent: SlackPost) -> dict[str, Any]:
     """The parent as Slack shows it now, or will once queued edits land: its last queued content."""
-    query = (
-        select(SlackPost)
-        .where(col(SlackPost.parent_post_id) == parent.id, col(SlackPost.operation) == "update")
-        .order_by(col(SlackPost.id).desc())
-        .limit(1)
-    )
-    latest = unit.session.exec(query).first()
+    latest = unit.outbox.latest_edit(parent.id) if parent.id is not None else None
     return dict(latest.payload if latest is not None else parent.payload)
 
 
 def queue_edit(
     unit: Unit, parent: SlackPost, message: dict[str, Any], now: datetime, *, only_waiting: bool
 ) -> bool:
-    mine = (col(SlackPost.parent_post_id) == parent.id, col(SlackPost.kind) == REVIEW_KIND)
-    last = unit.session.exec(
-        select(SlackPost).where(*mine).order_by(col(SlackPost.id).desc()).limit(1)
-    ).first()
-    earlier = unit.session.exec(select(func.count()).select_from(SlackPost).where(*mine)).one()
+    if parent.id is None:
+        raise ValueError("an edit needs the post it changes, stored")
+    last = unit.outbox.latest_edit(parent.id, kind=REVIEW_KIND)
+    earlier = unit.outbox.count_edits(parent.id, kind=REVIEW_KIND)
     if last is not None and last.status == PENDING and _fold_into(unit, last, message, now):
         return True
     if only_waiting:
@@ -137,38 +99,25 @@ def queue_edit(
         # When the previous edit reached Slack (or is reaching it, held by a relay), then the interval.
         sent = max(last.next_attempt_at, now if last.status == PENDING else last.updated_at)
         due = max(now, sent + EDIT_INTERVAL)
-    edit = SlackPost(
+    key = review_edit_key(parent.id, earlier + 1)
+    edit = NewPost(
+        key=key,
         kind=REVIEW_KIND,
+        content=message,
+        channel=parent.channel,
         operation="update",
-        idempotency_key=f"review:{parent.id}:{earlier + 1}",
         property_id=parent.property_id,
         conversation_id=parent.conversation_id,
-        channel=parent.channel,
         parent_post_id=parent.id,
-        payload=message,
-        status=PENDING,
-        next_attempt_at=due,
+        not_before=due,
     )
-    try:
-        with unit.session.begin_nested():
-            unit.outbox.add(edit)
-    except IntegrityError:  # another replica queued the same edit a moment ago: fold into it
-        unit.session.expire_all()
-        again = unit.outbox.by_key(edit.idempotency_key)
+    if not queue(unit, [edit]):  # another replica queued the same edit a moment ago: fold into it
+        again = unit.outbox.by_key(key)
         if again is None or not _fold_into(unit, again, message, now):
-            raise
+            raise RuntimeError(f"the review edit {key} was queued by another writer and is no longer waiting")
     return True
 
 
 def _fold_into(unit: Unit, edit: SlackPost, message: dict[str, Any], now: datetime) -> bool:
-    """Replace a waiting edit's message, only while no relay holds it (compare-and-set)."""
-    statement = (
-        update(SlackPost)
-        .where(
-            col(SlackPost.id) == edit.id,
-            col(SlackPost.status) == PENDING,
-            or_(col(SlackPost.lease_until).is_(None), col(SlackPost.lease_until) < now),
-        )
-        .values(payload=message, updated_at=now)
-    )
-    return bool(unit.session.exec(statement).rowcount == 1)
+    """Replace a waiting edit's message, only while no relay holds it."""
+    return edit.id is not None and unit.outbox.replace_waiting_payload(edit.id, message, now)

@@ -16,10 +16,10 @@ from zoneinfo import ZoneInfo
 
 from blocks.home import build_home_view
 from cerebrus import Rules
-from gradecore.contract import ContractViolation, Conversation
-from gradecore.db import create_db_engine, upgrade
-from gradecore.entities import utcnow
-from gradecore.store import Store
+from gradecore.model.contract import ContractViolation, Conversation
+from gradecore.persistence.db import create_db_engine, upgrade
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.store import Store
 from smith.cli.documents import ParsedDocument
 from smith.ingest import IngestResult
 from smith.listening.home import home_for

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from gradecore.vocabulary import Level
+from gradecore.model.vocabulary import Level
 
 __all__ = [
     "BINARY_CATEGORIES",

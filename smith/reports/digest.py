@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from blocks import DigestLine, LinkLine, PostContent, build_digest_blocks
+from blocks import DigestLine, LinkLine, PostContent, build_digest_blocks, texts_triage
 from cerebrus import check_ids
 from cerebrus.checks.tools_succeeded import RECOVERED_ENTRY
-from gradecore.store import Store, Unit
+from gradecore.persistence.store import Store, Unit
 from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
 from smith.outbox.keys import digest_key
 from smith.reports.stats import WindowStats, total_stats, window_stats, window_stats_by_property
@@ -79,7 +79,7 @@ def compose_digest(store: Store, now: datetime, *, week: str, judge_drift: list[
     with store.unit() as unit:
         sections = digest_sections(unit, now, judge_drift=judge_drift, rule_disagreements=disagreed)
     return build_digest_blocks(
-        sections, title=f"Smith weekly digest · {week}", idempotency_key=digest_key(week)
+        sections, title=texts_triage.digest_title(week), idempotency_key=digest_key(week)
     )
 
 
@@ -97,14 +97,13 @@ def digest_sections(
     this_week = _week_numbers(unit, total_stats(by_property.values()), now - WEEK, now)
     last_week = week_numbers(unit, ids, now - 2 * WEEK, now - WEEK)
 
-    reaction_lines = []
-    for prop in properties:
-        stats = by_property[prop.id]
-        rate = (
-            "nothing flagged" if stats.flagged == 0 else f"{stats.reacted} of {stats.flagged} flagged reacted"
+    deck = texts_triage
+    reaction_lines = [
+        deck.reaction_rate(
+            prop.name, prop.slack_channel_id, by_property[prop.id].flagged, by_property[prop.id].reacted
         )
-        channel = f"channel {prop.slack_channel_id}" if prop.slack_channel_id else "no channel"
-        reaction_lines.append(f"{prop.name} ({channel}): {rate}")
+        for prop in properties
+    ]
 
     # "Has not failed in 30 days" is only true, and only worth saying, once there are 30 days of grades.
     first = unit.grades.first_graded_at()
@@ -112,45 +111,37 @@ def digest_sections(
     failed_lately = unit.windows.failed_checks(now - QUIET_CHECK_WINDOW, now) if month_of_grades else set()
     quiet = [check for check in check_ids() if check not in failed_lately]
     inflation = [
-        f"pass rate {_percent(last_week.pass_rate)} → {_percent(this_week.pass_rate)} · "
-        f"👎 {last_week.downs} → {this_week.downs}",
+        deck.pass_rate_against_downs(
+            last_week.pass_rate, this_week.pass_rate, last_week.downs, this_week.downs
+        )
     ]
     if (this_week.pass_rate or 0) > (last_week.pass_rate or 0) and this_week.downs <= last_week.downs:
-        inflation.append("pass rate rose while 👎 did not fall: check for grade inflation")
-    calibration = [f"grader-error acts {last_week.grader_errors} → {this_week.grader_errors}"]
+        inflation.append(deck.INFLATION_WARNING)
+    calibration = [deck.grader_errors(last_week.grader_errors, this_week.grader_errors)]
     recovered = [
-        f"recovered tool errors {recovered_tool_errors(unit, now - 2 * WEEK, now - WEEK)} → "
-        f"{recovered_tool_errors(unit, now - WEEK, now)}"
+        deck.recovered_tool_errors(
+            recovered_tool_errors(unit, now - 2 * WEEK, now - WEEK),
+            recovered_tool_errors(unit, now - WEEK, now),
+        )
     ]
     if this_week.grader_errors > last_week.grader_errors:
-        calibration.append("growing: fix the grader before shipping more checks")
+        calibration.append(deck.CALIBRATION_WARNING)
     quiet_section: list[Section] = (
-        [
-            (
-                "Checks that have not failed in 30 days — unnecessary or broken?",
-                quiet or ["every check failed at least once"],
-            )
-        ]
-        if month_of_grades
-        else []
+        [(deck.QUIET_CHECKS, quiet or [deck.EVERY_CHECK_FAILED])] if month_of_grades else []
     )
     return [
-        ("Reaction rate per channel (7 days)", reaction_lines or ["no properties yet"]),
-        ("Agreement with staff (7 days, 👎 included)", [agreement_line(total_stats(by_property.values()))]),
-        # No emphasis inside the heading: it is set in bold, and nested asterisks break Slack's mrkdwn.
-        ("Top root causes of failures on our side (this week, vs last week)", root_cause_lines(unit, now)),
+        (deck.REACTION_RATE, reaction_lines or [deck.NO_PROPERTIES]),
+        (deck.AGREEMENT, [agreement_line(total_stats(by_property.values()))]),
+        (deck.ROOT_CAUSES, root_cause_lines(unit, now)),
         *quiet_section,
-        ("Pass rate vs 👎 (last week → this week)", inflation),
-        ("Calibration debt", calibration),
+        (deck.INFLATION, inflation),
+        (deck.CALIBRATION_DEBT, calibration),
+        (deck.JUDGE_DRIFT, judge_drift if judge_drift is not None else [deck.JUDGE_LANE_OFF]),
+        (deck.RECOVERED_TOOL_ERRORS, recovered),
+        (deck.RULE_DISAGREEMENTS, rule_disagreements or [deck.NOT_MEASURED]),
         (
-            "Judge drift (a frozen sample graded again)",
-            judge_drift if judge_drift is not None else ["judge lane off"],
-        ),
-        ("Tool errors recovered by a retry (last week → this week)", recovered),
-        ("Rules people disagree with (7 days, top 5)", rule_disagreements or ["not measured"]),
-        (
-            "Set aside after repeated failures",
-            [_parked_line(unit.fixtures.parked_count()), _parked_events_line(unit.inbox.parked_count())],
+            deck.SET_ASIDE,
+            [deck.parked_acts(unit.fixtures.parked_count()), deck.parked_events(unit.inbox.parked_count())],
         ),
     ]
 
@@ -159,36 +150,15 @@ def agreement_line(stats: WindowStats) -> str:
     """The figure `smith agreement`, /smith stats and the Home tab show: 👍 and corrections to the
     machine's level over every standing act that judges a grade, 👎 included (docs/verdicts.md)."""
     if stats.agreement is None:
-        return "no act judged a grade"
-    return f"{stats.agreement:.0%} agree with Smith ({stats.agreeing} of {stats.acts} acts)"
+        return texts_triage.NO_ACT_JUDGED
+    return texts_triage.agreement(stats.agreement, stats.agreeing, stats.acts)
 
 
 def root_cause_lines(unit: Unit, now: datetime, *, top: int = 5) -> list[DigestLine]:
     """The signatures that happened most this week, with the change from last week: a roadmap."""
     lines: list[DigestLine] = []
     for signature, this_week, last_week in unit.tickets.weekly_ranking(now=now, limit=top):
-        change = this_week - last_week
-        sign = "+" if change >= 0 else "−"
-        trend = "new this week" if last_week == 0 else f"{sign}{abs(change)} vs last week"
-        line = f"{signature.check_id}: {signature.cause} — {this_week} ({trend})"
+        line = texts_triage.root_cause(signature.check_id, signature.cause, this_week, last_week)
         url = signature.tracker_url or ""
         lines.append(LinkLine(url, line) if url.startswith(("https://", "http://")) else line)
-    return lines or ["no ours failures this week"]
-
-
-def _parked_events_line(parked: int) -> str:
-    if parked == 0:
-        return "no Slack event parked"
-    plural = "s" if parked != 1 else ""
-    return f"{parked} Slack event{plural} parked after repeated failures (each keeps its error in the inbox)"
-
-
-def _parked_line(parked: int) -> str:
-    if parked == 0:
-        return "no verdict parked"
-    plural = "s" if parked != 1 else ""
-    return f"{parked} verdict{plural} parked after repeated failures (see the Fixture ledger)"
-
-
-def _percent(value: float | None) -> str:
-    return "—" if value is None else f"{value:.0%}"
+    return lines or [texts_triage.NO_OURS_FAILURES]

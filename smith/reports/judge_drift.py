@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from blocks import texts_triage
 from cerebrus.judge import JUDGED_DIMENSIONS, JudgeLane
-from gradecore.contract import Conversation
-from gradecore.store import Store
+from gradecore.model.contract import Conversation
+from gradecore.persistence.store import Store
 
 
 @dataclass(frozen=True)
@@ -21,9 +22,8 @@ class DriftReport:
 
     def lines(self) -> list[str]:
         if self.compared == 0:
-            return ["no judged turns to compare yet"]
-        head = f"{len(self.changed)} of {self.compared} scores changed on the frozen sample"
-        return [head, *self.changed[:10]]
+            return [texts_triage.NO_JUDGED_TURNS]
+        return [texts_triage.drift_summary(len(self.changed), self.compared), *self.changed[:10]]
 
 
 async def measure_drift(store: Store, lane: JudgeLane, *, sample: int = 20) -> DriftReport:
@@ -49,7 +49,12 @@ async def measure_drift(store: Store, lane: JudgeLane, *, sample: int = 20) -> D
                 compared += 1
                 if dimension.score != before[dimension.check]:
                     changed.append(
-                        f"{dimension.check} {before[dimension.check]}→{dimension.score} "
-                        f"(conversation {conversation_id}, turn {turn_id})"
+                        texts_triage.drift_change(
+                            dimension.check,
+                            before[dimension.check],
+                            dimension.score,
+                            conversation_id,
+                            turn_id,
+                        )
                     )
     return DriftReport(compared, changed)

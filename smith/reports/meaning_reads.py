@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from gradecore.entities import GradeVerdict
-from gradecore.store import Unit, agrees_with_machine, current_acts
-from gradecore.store.windows import NO_CHECK
-from gradecore.vocabulary import Level
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.entities import GradeVerdict
+from gradecore.persistence.store import Unit, agrees_with_machine, current_acts
+from gradecore.persistence.store.windows import NO_CHECK
 from smith.listening.judged import judged_by_each
 from smith.reports.agreement import AgreementRow, LevelPair, agreement_table_from_counts
 

@@ -1,7 +1,8 @@
 """Counts over a bounded window for a set of properties: graded, passing, flagged, reacted, agreeing.
 
 Shared by the daily tally line, `/smith stats` and the weekly digest. The database counts
-(gradecore.store.windows, docs/query-plans.md): two aggregate statements per window, whatever its size.
+(gradecore.persistence.store.windows, docs/query-plans.md): two aggregate statements per window, whatever
+its size.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from gradecore.store import Unit
-from gradecore.store.windows import WindowCounts
+from gradecore.persistence.store import Unit
+from gradecore.persistence.store.windows import WindowCounts
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ from zoneinfo import ZoneInfo
 
 from blocks import build_tally_blocks, validate_post
 from blocks.common import PostContent
-from gradecore.entities import Property
-from gradecore.store import Unit
+from gradecore.persistence.entities import Property
+from gradecore.persistence.store import Unit
 from smith.outbox.keys import tally_key
-from smith.outbox.queue import Draft, queue_one
+from smith.outbox.queue import NewPost, queue_one
 from smith.reports.stats import window_stats
 
 QUIET_DAYS = 7
@@ -48,10 +48,25 @@ def due_at(day: date, timezone: str, tally_time: time) -> datetime:
     return datetime.combine(day + timedelta(days=1), tally_time, ZoneInfo(timezone))
 
 
+def local_yesterday(now: datetime, timezone: str) -> date:
+    """The local day before `now`'s, in `timezone`: the latest day a tally can be about."""
+    return now.astimezone(ZoneInfo(timezone)).date() - timedelta(days=1)
+
+
+def days_to_tally(now: datetime, timezone: str, *, since: datetime | None = None) -> list[date]:
+    """The local days a tally asked for at `now` covers: yesterday, or every day from `since` until
+    yesterday (`smith tally`; the scheduler asks `due_tally_day` instead)."""
+    yesterday = local_yesterday(now, timezone)
+    if since is None:
+        return [yesterday]
+    first = since.astimezone(ZoneInfo(timezone)).date()
+    return [first + timedelta(days=offset) for offset in range((yesterday - first).days + 1)]
+
+
 def latest_due_day(now: datetime, timezone: str, tally_time: time) -> date:
     """The most recent local day whose tally is already due at `now` (missed earlier days coalesce)."""
     local_now = now.astimezone(ZoneInfo(timezone))
-    yesterday = local_now.date() - timedelta(days=1)
+    yesterday = local_yesterday(now, timezone)
     return (
         yesterday if local_now >= due_at(yesterday, timezone, tally_time) else yesterday - timedelta(days=1)
     )
@@ -101,11 +116,11 @@ def queue_tally(unit: Unit, prop: Property, tally: Tally) -> bool:
     never for a property with no channel, where it would wait, unread, for a channel to be mapped."""
     if prop.slack_channel_id is None:
         return False
-    draft = Draft(
+    new_post = NewPost(
         key=tally_key(prop.id, tally.local_date),
         kind="tally",
         content=tally.content,
         channel=prop.slack_channel_id,
         property_id=prop.id,
     )
-    return queue_one(unit, draft)
+    return queue_one(unit, new_post)

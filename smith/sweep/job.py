@@ -1,4 +1,4 @@
-"""The nightly D8 sweep: human verdicts with a known expected level become anonymized fixture drafts.
+"""The nightly sweep: human verdicts with a known expected level become anonymized fixture drafts.
 
 `grader` verdicts become Cerebrus calibration fixtures, `clara` ones Clara regression fixtures, `ours`
 ones integration fixtures that also confirm their root-cause signatures: one ticket per signature,
@@ -25,8 +25,8 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from gradecore.entities import Fixture, GradeVerdict, utcnow
-from gradecore.store import Store, Unit, agrees_with_machine, current_acts
+from gradecore.persistence.entities import Fixture, GradeVerdict, utcnow
+from gradecore.persistence.store import Store, Unit, agrees_with_machine, current_acts
 from smith.anonymizer.anonymize import anonymize
 from smith.leaks.scan import LeakWatchlist, describe_leaks, find_leaks
 from smith.listening.judged import judged_by
@@ -67,7 +67,7 @@ class SweepReport:
 
 
 @dataclass(frozen=True)
-class Draft:
+class FixtureDraft:
     verdict_id: int
     kind: str
     relpath: str
@@ -148,14 +148,14 @@ def _record_failure(store: Store, verdict: GradeVerdict, exc: Exception, report:
         report.failed.append((verdict.id or 0, error))
 
 
-def _draft_or_refusal(unit: Unit, verdict: GradeVerdict) -> Draft:
+def _draft_or_refusal(unit: Unit, verdict: GradeVerdict) -> FixtureDraft:
     kind = KIND_BY_ERROR_CLASS.get(verdict.error_class, "grader")
     if not _is_current(unit, verdict):
-        return Draft(verdict.id or 0, kind, "", b"", "", None, superseded=True)
+        return FixtureDraft(verdict.id or 0, kind, "", b"", "", None, superseded=True)
     try:
         return draft_fixture(unit, verdict)
     except ValueError as exc:  # the anonymized document no longer fits the contract, an unknown turn
-        return Draft(verdict.id or 0, kind, "", b"", "", f"could not build the fixture: {exc}")
+        return FixtureDraft(verdict.id or 0, kind, "", b"", "", f"could not build the fixture: {exc}")
 
 
 def _is_current(unit: Unit, verdict: GradeVerdict) -> bool:
@@ -165,12 +165,12 @@ def _is_current(unit: Unit, verdict: GradeVerdict) -> bool:
     return any(act.id == verdict.id for act in standing)
 
 
-def draft_fixture(unit: Unit, verdict: GradeVerdict) -> Draft:
+def draft_fixture(unit: Unit, verdict: GradeVerdict) -> FixtureDraft:
     assert verdict.id is not None and verdict.expected_level is not None
     kind = KIND_BY_ERROR_CLASS.get(verdict.error_class, "grader")
     original = unit.conversations.document(verdict.conversation_id)
     if original is None:
-        return Draft(verdict.id, kind, "", b"", "", "the conversation record is missing")
+        return FixtureDraft(verdict.id, kind, "", b"", "", "the conversation record is missing")
     anonymized = anonymize(original, up_to_turn=verdict.turn_id)
     fixture = build_fixture(
         kind,  # type: ignore[arg-type]
@@ -210,7 +210,7 @@ def draft_fixture(unit: Unit, verdict: GradeVerdict) -> Draft:
                 created_at=verdict.created_at,
             )
         )
-    return Draft(
+    return FixtureDraft(
         verdict.id,
         kind,
         str(file.relpath),
@@ -255,7 +255,7 @@ def _machine_grade(unit: Unit, verdict: GradeVerdict) -> dict[str, JsonValue]:
     return frozen
 
 
-def _commit(store: Store, fixtures_dir: Path, draft: Draft, report: SweepReport) -> None:
+def _commit(store: Store, fixtures_dir: Path, draft: FixtureDraft, report: SweepReport) -> None:
     if draft.superseded:
         # Entered in the ledger all the same, so the next sweep does not look at it again.
         status, path, digest, detail = "superseded", None, None, "retracted or replaced by a later act"

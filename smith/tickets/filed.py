@@ -11,8 +11,8 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from gradecore.entities import TicketSignature
-from gradecore.store import Unit
+from gradecore.persistence.entities import TicketSignature
+from gradecore.persistence.store import Unit
 from smith.tickets.signature import signatures_of
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from gradecore.store import Store, Unit
+from gradecore.persistence.store import Store, Unit
 from smith.tickets.signature import Signature, signatures_of
 
 SCAN_OVERLAP = timedelta(minutes=10)

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from gradecore.entities import TicketConfirmation, TicketSignature
-from gradecore.store.tickets import SignatureCounts
+from gradecore.persistence.entities import TicketConfirmation, TicketSignature
+from gradecore.persistence.store.tickets import SignatureCounts
 
 MARKER_PREFIX = "smith-signature:"
 EXCERPT_LIMIT = 400

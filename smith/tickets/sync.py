@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from gradecore.store import Store
-from gradecore.store.tickets import SignatureCounts
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.tickets import SignatureCounts
 from smith.metrics import TRACKER_ERRORS, TRACKER_SYNCS
 from smith.tickets.render import TicketContent, inert_code, render_ticket
 from smith.tickets.tracker import TicketRef, Tracker, TrackerError, TrackerRateLimited

@@ -15,8 +15,9 @@ from typing import Any
 from sqlmodel import col, select
 
 from blocks.copydeck import CopyDeck, deck_for
-from gradecore.entities import MachineGrade, SlackPost, TicketOccurrence, utcnow
-from gradecore.store import Unit
+from gradecore.model.vocabulary import failed_and_coloured
+from gradecore.persistence.entities import MachineGrade, SlackPost, TicketOccurrence, utcnow
+from gradecore.persistence.store import Unit
 from smith.listening.judged import turns_in_force
 from smith.outbox.reviewed import latest_message, queue_edit
 from smith.tickets.filed import tickets_by_check
@@ -81,11 +82,7 @@ def _filed_phrase(deck: CopyDeck) -> str:
 
 
 def _failing_ours(dimension: Mapping[str, Any]) -> bool:
-    return (
-        dimension.get("outcome") == "fail"
-        and dimension.get("owner") == "ours"
-        and dimension.get("colours_verdict") is not False
-    )
+    return dimension.get("owner") == "ours" and failed_and_coloured(dimension)
 
 
 def _shown_grade_id(message: Mapping[str, Any]) -> str | None:

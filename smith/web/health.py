@@ -16,9 +16,9 @@ from datetime import timedelta
 
 from aiohttp import web
 
-from gradecore.db import DatabaseError, require_migrated
-from gradecore.entities import utcnow
-from gradecore.store import Store
+from gradecore.persistence.db import DatabaseError, require_migrated
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.store import Store
 from smith.outbox import Relay
 
 ChannelCheck = Callable[[], Awaitable[list[str]]]

@@ -19,9 +19,14 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 from sqlalchemy.exc import SQLAlchemyError
 
-from gradecore.contract import MAX_DOCUMENT_BYTES, ContractViolation, DocumentTooLarge, parse_conversation
-from gradecore.store.conversations import PutOutcome
-from gradecore.store.errors import PropertyChanged, database_unavailable
+from gradecore.model.contract import (
+    MAX_DOCUMENT_BYTES,
+    ContractViolation,
+    DocumentTooLarge,
+    parse_conversation,
+)
+from gradecore.persistence.store.conversations import PutOutcome
+from gradecore.persistence.store.errors import PropertyChanged, database_unavailable
 from smith.ingest import Ingestor
 from smith.metrics import GRADES
 from smith.web.observe import INGEST_NOTE, IngestNote

@@ -20,7 +20,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from sqlalchemy import Engine, column, func, select, table
 from sqlalchemy.exc import SQLAlchemyError
 
-from gradecore.listings import post_counts
+from gradecore.persistence.listings import post_counts
 from smith import metrics
 from smith.logs import log_context
 

@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from gradecore.contract import Conversation, parse_conversation, validate_conversation
-from gradecore.grades import (
+from gradecore.model.contract import Conversation, parse_conversation, validate_conversation
+from gradecore.model.grades import (
     ConversationGrade,
     Headline,
     NotChecked,
@@ -21,7 +21,7 @@ from gradecore.grades import (
     ScopeStatement,
     TurnGrade,
 )
-from gradecore.vocabulary import (
+from gradecore.model.vocabulary import (
     DimensionResult,
     Evidence,
     Kind,

@@ -7,7 +7,7 @@ from slack_sdk.models.blocks import ActionsBlock, ButtonElement, HeaderBlock, Ma
 
 from blocks import PostContent, PostLimitError, build_conversation_blocks, build_turn_blocks, validate_post
 from blocks.limits import clip, slack_length
-from gradecore.vocabulary import Evidence, Layer, Level, Scope, Span
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope, Span
 from tests.blocks.factories import conversation_grade, dim, synthetic_conversation, turn_grade
 from tests.blocks.reading import block_texts, visible_text
 

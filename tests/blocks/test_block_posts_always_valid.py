@@ -16,7 +16,17 @@ from blocks import (
     build_turn_blocks,
     validate_post,
 )
-from gradecore.vocabulary import DimensionResult, Evidence, Kind, Layer, Level, Outcome, Owner, Scope, Span
+from gradecore.model.vocabulary import (
+    DimensionResult,
+    Evidence,
+    Kind,
+    Layer,
+    Level,
+    Outcome,
+    Owner,
+    Scope,
+    Span,
+)
 from tests.blocks.factories import conversation_grade, dim, synthetic_conversation, turn_grade
 from tests.blocks.reading import visible_text
 from tests.profiles import examples

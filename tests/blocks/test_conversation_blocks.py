@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from blocks import build_conversation_blocks, validate_post
 from blocks.common import PostContent
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade
-from gradecore.vocabulary import Evidence, Layer, NotCheckedWhy, Outcome
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade
+from gradecore.model.vocabulary import Evidence, Layer, NotCheckedWhy, Outcome
 from tests.blocks.factories import (
     birchwood_dead_thread,
     camellia_double_send,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from blocks.correction import CorrectedItem, build_correction_view
-from gradecore.entities import MachineGrade
-from gradecore.grade_rows import turn_machine_grade
+from gradecore.persistence.entities import MachineGrade
+from gradecore.persistence.grade_rows import turn_machine_grade
 from tests.blocks.factories import camellia_double_send
 
 

@@ -7,7 +7,7 @@ import re
 
 from blocks.draft import DRAFT_BUDGET, excerpt_draft
 from blocks.limits import slack_length
-from gradecore.vocabulary import Span
+from gradecore.model.vocabulary import Span
 
 WORDS = "the quick brown fox jumps over the lazy dog & then rests "
 

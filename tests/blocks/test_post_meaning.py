@@ -6,9 +6,9 @@ from __future__ import annotations
 from blocks import build_conversation_blocks, build_turn_blocks, validate_post
 from blocks.common import PostContent
 from cerebrus import grade
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade
-from gradecore.vocabulary import Evidence, Layer, Level, Owner
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade
+from gradecore.model.vocabulary import Evidence, Layer, Level, Owner
 from tests.blocks.factories import (
     conversation_grade,
     demo_conversation,

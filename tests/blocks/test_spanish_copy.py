@@ -17,8 +17,8 @@ import pytest
 import cerebrus
 from blocks import build_tally_blocks, locales, texts_es
 from blocks.locales import SentenceFacts
-from gradecore.contract import parse_conversation
-from gradecore.vocabulary import Layer, NotCheckedWhy
+from gradecore.model.contract import parse_conversation
+from gradecore.model.vocabulary import Layer, NotCheckedWhy
 from tools.post_gallery import DEMO_DATA, shown_messages
 
 _WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'’]+")

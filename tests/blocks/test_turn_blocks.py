@@ -7,9 +7,9 @@ from typing import Any
 
 from blocks import build_conversation_blocks, build_turn_blocks, validate_post
 from blocks.common import PostContent
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade
-from gradecore.vocabulary import Evidence, Kind, Layer, Level, Owner
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade
+from gradecore.model.vocabulary import Evidence, Kind, Layer, Level, Owner
 from tests.blocks.factories import (
     birchwood_rent,
     camellia_double_send,

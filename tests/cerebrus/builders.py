@@ -14,7 +14,7 @@ from copy import deepcopy
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from gradecore.contract import Conversation, validate_conversation
+from gradecore.model.contract import Conversation, validate_conversation
 
 BASE_TIME = datetime(2026, 11, 24, 15, 0, tzinfo=UTC)
 DEFAULT_FACTS: dict[str, Any] = {

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from cerebrus import CheckRegistry, Rules, default_registry, grade
-from gradecore.contract import Conversation
-from gradecore.vocabulary import DimensionResult, Outcome
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import DimensionResult, Outcome
 
 
 def run_check(

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from gradecore.contract import Conversation, validate_conversation
+from gradecore.model.contract import Conversation, validate_conversation
 from tests.cerebrus.builders import BASE_TIME
 
 PHRASES = [

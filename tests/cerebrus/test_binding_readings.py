@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from cerebrus import grade
-from gradecore.contract import Conversation
-from gradecore.vocabulary import Level
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import Level
 from tests.cerebrus.builders import ConversationBuilder, claude
 
 LEDGER = {

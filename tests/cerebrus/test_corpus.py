@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import cerebrus
-from gradecore.contract import parse_conversation
-from gradecore.vocabulary import Outcome
+from gradecore.model.contract import parse_conversation
+from gradecore.model.vocabulary import Outcome
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 CORPUS = Path(os.environ.get("SMITH_CORPUS_DIR") or REPOSITORY / "tests" / "corpus")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cerebrus import ENGINE_VERSION, JUDGED_DIMENSIONS, CheckRegistry, Rules, default_registry, grade
-from gradecore.vocabulary import (
+from gradecore.model.vocabulary import (
     DimensionResult,
     Evidence,
     Kind,

@@ -10,7 +10,7 @@ from cerebrus import CheckRegistry, grade
 from cerebrus.findings import Finding, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
-from gradecore.vocabulary import Evidence, Layer, Level, Outcome, Scope
+from gradecore.model.vocabulary import Evidence, Layer, Level, Outcome, Scope
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 

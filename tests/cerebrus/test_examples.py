@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import cerebrus
-from gradecore.contract import parse_conversation
-from gradecore.grades import ConversationGrade
-from gradecore.vocabulary import Level, Outcome, Owner
+from gradecore.model.contract import parse_conversation
+from gradecore.model.grades import ConversationGrade
+from gradecore.model.vocabulary import Level, Outcome, Owner
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "smith" / "demo_data"
 

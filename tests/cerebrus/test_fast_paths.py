@@ -17,8 +17,8 @@ from cerebrus.amounts.mentions import _DOLLAR_BEFORE, _MONEY_BEFORE, number_writ
 from cerebrus.checks import amounts_match_ledger
 from cerebrus.text import language
 from cerebrus.text.folding import _FOLD, FoldedText
-from gradecore.contract import validate_conversation
-from gradecore.vocabulary import Outcome
+from gradecore.model.contract import validate_conversation
+from gradecore.model.vocabulary import Outcome
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 from tests.profiles import examples

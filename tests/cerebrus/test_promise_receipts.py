@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from gradecore.vocabulary import Outcome
+from gradecore.model.vocabulary import Outcome
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import run_check
 

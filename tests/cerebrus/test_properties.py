@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 
 from cerebrus import grade
-from gradecore.contract import Conversation
-from gradecore.vocabulary import Level, Outcome, worst
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import Level, Outcome, worst
 from tests.cerebrus.strategies import conversations
 from tests.profiles import examples
 

@@ -17,9 +17,9 @@ from cerebrus.assemble import GradeAssembly
 from cerebrus.construct import new_conversation_grade, new_dimension, new_turn_grade, with_receipts
 from cerebrus.findings import Finding, failed, reason
 from cerebrus.registry import default_registry
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade, OwnershipSplit, ScopeStatement, TurnGrade
-from gradecore.vocabulary import DimensionResult, Evidence, Outcome
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade, OwnershipSplit, ScopeStatement, TurnGrade
+from gradecore.model.vocabulary import DimensionResult, Evidence, Outcome
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 from tests.cerebrus.strategies import conversations

@@ -8,8 +8,8 @@ from cerebrus import CHECK_IDS, CheckRegistry, Rules, check, default_registry, g
 from cerebrus.findings import Finding, failed, passed
 from cerebrus.registry import CheckDeclarationError
 from cerebrus.views import TurnView
-from gradecore.contract import Conversation
-from gradecore.vocabulary import Kind, Layer, Level, NotCheckedWhy, Outcome, Owner, Scope
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import Kind, Layer, Level, NotCheckedWhy, Outcome, Owner, Scope
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import assert_receipts_exact
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from cerebrus import Rules
-from gradecore.contract import validate_conversation
-from gradecore.vocabulary import NotCheckedWhy, Outcome
+from gradecore.model.contract import validate_conversation
+from gradecore.model.vocabulary import NotCheckedWhy, Outcome
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import quotes, run_check
 

@@ -18,9 +18,9 @@ from cerebrus import Rules, grade
 from cerebrus.assemble import GradeAssembly
 from cerebrus.construct import builder
 from cerebrus.text.folding import _FOLD, FoldedText
-from gradecore.contract import Conversation
-from gradecore.grades import ConversationGrade, Headline, TurnGrade
-from gradecore.vocabulary import DimensionResult, Evidence, Span
+from gradecore.model.contract import Conversation
+from gradecore.model.grades import ConversationGrade, Headline, TurnGrade
+from gradecore.model.vocabulary import DimensionResult, Evidence, Span
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 from tests.cerebrus.strategies import conversations

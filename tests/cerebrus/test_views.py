@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cerebrus import Rules
 from cerebrus.views import ConversationView, TurnView
-from gradecore.contract import ClaudeCallStep, Conversation, ToolExecutionStep, Trace, Turn
+from gradecore.model.contract import ClaudeCallStep, Conversation, ToolExecutionStep, Trace, Turn
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 
 

@@ -11,7 +11,12 @@ import json
 from functools import cache
 from typing import Any
 
-from gradecore.contract import ContractViolation, Conversation, parse_conversation, validate_conversation
+from gradecore.model.contract import (
+    ContractViolation,
+    Conversation,
+    parse_conversation,
+    validate_conversation,
+)
 from tests.conftest import DEMO_DATA
 
 Doc = dict[str, Any]

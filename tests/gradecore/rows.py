@@ -6,8 +6,8 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from gradecore.entities import GradeVerdict, MachineGrade, User
-from gradecore.store import Unit, item_ref
+from gradecore.persistence.entities import GradeVerdict, MachineGrade, User
+from gradecore.persistence.store import Unit, item_ref
 
 BASE_TIME = datetime(2026, 7, 17, 18, 0, tzinfo=UTC)
 

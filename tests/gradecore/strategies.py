@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from gradecore.contract import SCHEMA_ID
+from gradecore.model.contract import SCHEMA_ID
 
 Doc = dict[str, Any]
 

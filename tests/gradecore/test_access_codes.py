@@ -10,9 +10,9 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradecore.access_codes import CodeMatcher, code_matcher, mask_code
-from gradecore.contract import parse_conversation
-from gradecore.store import Store
+from gradecore.model.access_codes import CodeMatcher, code_matcher, mask_code
+from gradecore.model.contract import parse_conversation
+from gradecore.persistence.store import Store
 from smith.ingest import Ingestor
 from tests.conftest import load_demo
 from tests.profiles import examples

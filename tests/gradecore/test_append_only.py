@@ -18,10 +18,10 @@ from sqlalchemy import Engine, delete, select, update
 from sqlalchemy.orm import Session as PlainSession
 from sqlmodel import col
 
-from gradecore.entities import GradeVerdict, MachineGrade
-from gradecore.store import AppendOnlyViolation, Store, Unit
-from gradecore.store.grades import GradesRepo
-from gradecore.store.verdicts import VerdictsRepo
+from gradecore.persistence.entities import GradeVerdict, MachineGrade
+from gradecore.persistence.store import AppendOnlyViolation, Store, Unit
+from gradecore.persistence.store.grades import GradesRepo
+from gradecore.persistence.store.verdicts import VerdictsRepo
 from tests.gradecore.rows import BASE_TIME, graded_item, machine_grade, verdict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,6 +148,7 @@ VERDICTS_CALLS: dict[str, Call] = {
         unit.verdicts.for_conversations(["conv-1", "conv-1", "conv-2"]),
         unit.verdicts.for_conversations([]),
     ),
+    "act_rows_of_conversation": lambda unit, seed: unit.verdicts.act_rows_of_conversation("conv-1"),
     "latest_for_property": lambda unit, seed: unit.verdicts.latest_for_property("camellia"),
     "by_slack_message": lambda unit, seed: unit.verdicts.by_slack_message("C1", "1.2"),
     "since": lambda unit, seed: (

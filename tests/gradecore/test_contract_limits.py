@@ -13,9 +13,9 @@ import pytest
 from pydantic import BaseModel
 from sqlmodel import SQLModel
 
-from gradecore import contract
-from gradecore.entities import ConversationRecord, GradeVerdict, MachineGrade, Property, SlackPost
-from gradecore.vocabulary import MAX_REASON_CHARS, Reason
+from gradecore.model import contract
+from gradecore.model.vocabulary import MAX_REASON_CHARS, Reason
+from gradecore.persistence.entities import ConversationRecord, GradeVerdict, MachineGrade, Property, SlackPost
 from tests.gradecore.docs import demo_doc, only_error
 
 STORED: list[tuple[type[BaseModel], str, list[tuple[type[SQLModel], str]]]] = [

@@ -10,14 +10,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gradecore.contract import (
+from gradecore.model.contract import (
     ContractViolation,
     Conversation,
     canonical_json,
     parse_conversation,
     validate_conversation,
 )
-from gradecore.store import content_hash
+from gradecore.persistence.store import content_hash
 from tests.gradecore.strategies import Doc, conversation_docs, json_values
 from tests.profiles import examples
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from gradecore.contract import (
+from gradecore.model.contract import (
     MAX_DOCUMENT_BYTES,
     MAX_MESSAGES,
     MAX_TEXT_CHARS,

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from gradecore.entities import GradeVerdict, User
-from gradecore.store import Store, current_acts
+from gradecore.persistence.entities import GradeVerdict, User
+from gradecore.persistence.store import Store, current_acts
 from tests.gradecore.rows import graded_item, machine_grade, verdict
 
 PAT = User(id=1, email="pat@example.test", name="Pat", role="staff")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, text
 
-from gradecore.db import NotMigrated, create_db_engine, normalise_url, require_migrated, shown_url
+from gradecore.persistence.db import NotMigrated, create_db_engine, normalise_url, require_migrated, shown_url
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import OperationalError
 
-from gradecore.db import DatabaseTimeouts, create_db_engine
+from gradecore.persistence.db import DatabaseTimeouts, create_db_engine
 
 
 def _url(engine: Engine) -> str:

@@ -1,5 +1,5 @@
 """The migration head Smith compares databases with (docs/operations.md, command start-up): written down
-in gradecore/db.py, it must be alembic's own answer, and reading it must not import alembic."""
+in gradecore/persistence/db.py, it must be alembic's own answer, and reading it must not import alembic."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 from alembic.script import ScriptDirectory
 
-from gradecore import db
+from gradecore.persistence import db
 
 
 def test_the_written_head_is_alembics_head() -> None:
@@ -17,7 +17,8 @@ def test_the_written_head_is_alembics_head() -> None:
 
 def test_reading_the_head_does_not_import_alembic() -> None:
     probe = (
-        "import sys; from gradecore.db import head_revision; head_revision(); print('alembic' in sys.modules)"
+        "import sys; from gradecore.persistence.db import head_revision; head_revision(); "
+        "print('alembic' in sys.modules)"
     )
     completed = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert completed.stdout.strip() == "False"

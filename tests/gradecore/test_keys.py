@@ -9,11 +9,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradecore.contract import MAX_ID_CHARS
-from gradecore.entities import GradeVerdict, MachineGrade, SlackPost
-from gradecore.keys import edit_post_key, grade_post_key, item_ref
-from gradecore.store import item_ref as store_item_ref
-from smith.outbox.policy import parent_key, turn_key
+from gradecore.model.contract import MAX_ID_CHARS
+from gradecore.model.keys import item_ref
+from gradecore.persistence.entities import GradeVerdict, MachineGrade, SlackPost
+from gradecore.persistence.store import item_ref as store_item_ref
+from smith.outbox.keys import edit_key, parent_key, turn_key
 from tests.profiles import examples
 
 TRICKY = st.sampled_from(["/", ":", "%", "#", "turn", ":turn:", "%2F", "%3A", "edit", "a", "é", "👍"])
@@ -34,8 +34,8 @@ def _column_width(entity: type[object], column: str) -> int:
 
 def _keys(item: tuple[str, str | None]) -> set[str]:
     conversation_id, turn_id = item
-    key = grade_post_key(conversation_id, turn_id)
-    return {key, edit_post_key(key, GRADE_ID)}
+    key = parent_key(conversation_id) if turn_id is None else turn_key(conversation_id, turn_id)
+    return {key, edit_key(key, GRADE_ID)}
 
 
 @settings(max_examples=examples(500))
@@ -57,7 +57,7 @@ def test_every_ref_and_key_fits_its_column(item: tuple[str, str | None]) -> None
         assert len(item_ref(*item)) <= _column_width(entity, "item_ref")
     assert max(len(key) for key in _keys(item)) <= _column_width(SlackPost, "idempotency_key")
     # A parent's key and its own edit key never coincide with any turn's either.
-    assert grade_post_key(item[0]) not in _keys((item[0], item[1] or "t"))
+    assert parent_key(item[0]) not in _keys((item[0], item[1] or "t"))
 
 
 def test_a_conversation_named_like_a_turn_key_gets_its_own_post_key() -> None:
@@ -76,7 +76,7 @@ def test_the_longest_ids_give_keys_that_fit() -> None:
     """Issue 10 §1: a 128-character conversation id and a 117-character turn id overflowed the key."""
     conversation_id, turn_id = "c" * MAX_ID_CHARS, "t" * 117
     key = turn_key(conversation_id, turn_id)
-    assert len(edit_post_key(key, GRADE_ID)) <= _column_width(SlackPost, "idempotency_key")
+    assert len(edit_key(key, GRADE_ID)) <= _column_width(SlackPost, "idempotency_key")
     assert key != turn_key(conversation_id, "t" * 116)
 
 

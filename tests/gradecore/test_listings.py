@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlmodel import SQLModel
 
-from gradecore import listings
-from gradecore.entities import SlackPost
-from gradecore.store import Store
+from gradecore.persistence import listings
+from gradecore.persistence.entities import SlackPost
+from gradecore.persistence.store import Store
 
 
 def test_every_table_clause_names_a_table_and_columns_of_the_schema() -> None:

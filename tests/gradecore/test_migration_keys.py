@@ -1,4 +1,5 @@
-"""Migration h10a: rows written with the old concatenated keys and refs read under the new escaped ones.
+"""The escaped-keys migration (0002, revision h10a): rows written with the old concatenated keys and
+refs read under the new escaped ones.
 
 Rows whose ids hold none of `%`, `/`, `:` keep their keys; the others are rewritten from their id
 columns, and the rows pointing at rewritten tables (verdict → grade, fixture → verdict, reply → parent
@@ -10,9 +11,10 @@ from __future__ import annotations
 from sqlalchemy import Engine, insert, text
 from sqlmodel import Session, select
 
-from gradecore.db import upgrade
-from gradecore.entities import Fixture, GradeVerdict, MachineGrade, SlackPost, User
-from gradecore.keys import grade_post_key, item_ref
+from gradecore.model.keys import item_ref
+from gradecore.persistence.db import upgrade
+from gradecore.persistence.entities import Fixture, GradeVerdict, MachineGrade, SlackPost, User
+from smith.outbox import keys as outbox_keys
 from tests.gradecore.rows import machine_grade, verdict
 
 OLD_REVISION = "0001"
@@ -87,7 +89,7 @@ def test_old_keys_and_refs_are_rewritten_and_still_resolve(empty_engine: Engine)
         plain_row = session.exec(select(MachineGrade).where(MachineGrade.conversation_id == "plain-1")).one()
         assert plain_row.item_ref == "plain-1/t1" == item_ref("plain-1", "t1")
         keys = {post.idempotency_key: post for post in session.exec(select(SlackPost)).all()}
-        parent_key, turn_key = grade_post_key("col/X:1"), grade_post_key("col/X:1", "t/1")
+        parent_key, turn_key = outbox_keys.parent_key("col/X:1"), outbox_keys.turn_key("col/X:1", "t/1")
         assert set(keys) == {parent_key, turn_key, f"{parent_key}:edit:abc", "grade:plain-1"}
         for post in keys.values():
             shown = post.payload["metadata"]["event_payload"]["idempotency_key"]

@@ -6,9 +6,9 @@ import json
 
 from sqlalchemy import Engine, text
 
-from gradecore.db import upgrade
-from gradecore.entities import utcnow
-from gradecore.store import Store
+from gradecore.persistence.db import upgrade
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.store import Store
 
 BEFORE = "scale"
 

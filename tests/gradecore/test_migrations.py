@@ -8,7 +8,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Column, Engine, Integer, MetaData, inspect, text
 from sqlmodel import SQLModel
 
-from gradecore.db import (
+from gradecore.persistence.db import (
     DatabaseError,
     NotMigrated,
     create_db_engine,

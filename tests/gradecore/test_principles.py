@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 from sqlalchemy import text
 
-from gradecore.principles import MAX_PRINCIPLE_ID, fold_principle, fold_principles, normalise_tag
-from gradecore.store import Store
+from gradecore.model.principles import MAX_PRINCIPLE_ID, fold_principle, fold_principles, normalise_tag
+from gradecore.persistence.store import Store
 from tests.gradecore.rows import graded_item, verdict
 
 CHAIN = {"a": "b", "b": "c", "c": "d", "d": None}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
-from gradecore.contract import parse_conversation, validate_conversation
-from gradecore.store import PutOutcome, Store, content_hash
+from gradecore.model.contract import parse_conversation, validate_conversation
+from gradecore.persistence.store import PutOutcome, Store, content_hash
 from tests.gradecore.docs import DEMO_NAMES, demo_doc, with_message
 
 

@@ -6,8 +6,8 @@ import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
-from gradecore.db import create_db_engine
-from gradecore.store.errors import database_unavailable
+from gradecore.persistence.db import create_db_engine
+from gradecore.persistence.store.errors import database_unavailable
 
 INSERT = "INSERT INTO principles (id, statement, status, created_at) VALUES ('p', '{}', 'on', '2026-01-01')"
 

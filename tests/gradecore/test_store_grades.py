@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy.exc import StatementError
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from tests.gradecore.rows import BASE_TIME, graded_item, machine_grade, verdict
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from gradecore.entities import User
-from gradecore.store import DuplicateEmail, Store, UnknownUser
+from gradecore.persistence.entities import User
+from gradecore.persistence.store import DuplicateEmail, Store, UnknownUser
 
 
 def test_email_is_stored_normalised_and_found_in_any_case(store: Store) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gradecore.store import Store, UnknownProperty
+from gradecore.persistence.store import Store, UnknownProperty
 
 
 def test_create_then_update_one_field_at_a_time(store: Store) -> None:

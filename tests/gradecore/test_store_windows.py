@@ -1,5 +1,6 @@
-"""Counts the database makes over a window (gradecore.store.windows) equal what the readers counted in
-Python from whole rows before (docs/storage.md: what readers count), and hold at 100,000+ conversations."""
+"""Counts the database makes over a window (gradecore.persistence.store.windows) equal what the readers
+counted in Python from whole rows before (docs/storage.md: what readers count), and hold at 100,000+
+conversations."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from typing import Any
 import pytest
 from sqlalchemy import insert
 
-from gradecore.entities import GradeVerdict, MachineGrade, User
-from gradecore.store import Store, Unit, agrees_with_machine, current_acts
+from gradecore.persistence.entities import GradeVerdict, MachineGrade, User
+from gradecore.persistence.store import Store, Unit, agrees_with_machine, current_acts
 from smith.reports.meaning_reads import agreement_counts
 from smith.reports.stats import WindowStats, window_stats, window_stats_by_property
 from tests.gradecore.rows import BASE_TIME, machine_grade, verdict

@@ -20,7 +20,7 @@ from aiohttp import ClientResponse
 from sqlalchemy import Engine
 
 import app as smith_app
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.settings import Settings
 from smith.web.health import PROBE_DEADLINE_SECONDS
 from tests.fakes.slack_api import FakeSlack

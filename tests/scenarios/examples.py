@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gradecore.contract import Conversation, parse_conversation
-from gradecore.store import Store
+from gradecore.model.contract import Conversation, parse_conversation
+from gradecore.persistence.store import Store
 from tests.conftest import load_demo
 
 # Each demo property's apartment channel in the fake workspace.

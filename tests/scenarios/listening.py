@@ -30,9 +30,9 @@ from sqlalchemy import Engine
 from sqlmodel import select
 
 import app as smith_app
-from gradecore.contract import parse_conversation
-from gradecore.entities import GradeVerdict, MachineGrade, PendingAct, SlackEvent, User
-from gradecore.store import Store
+from gradecore.model.contract import parse_conversation
+from gradecore.persistence.entities import GradeVerdict, MachineGrade, PendingAct, SlackEvent, User
+from gradecore.persistence.store import Store
 from smith.outbox import RelayStats
 from smith.settings import Settings
 from tests.conftest import load_demo
@@ -225,7 +225,7 @@ class Scene:
             return list(unit.session.exec(select(PendingAct)).all())
 
     def current(self) -> list[GradeVerdict]:
-        from gradecore.store import current_acts
+        from gradecore.persistence.store import current_acts
 
         return current_acts(self.verdicts())
 

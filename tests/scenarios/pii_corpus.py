@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gradecore.contract import Conversation, parse_conversation
+from gradecore.model.contract import Conversation, parse_conversation
 from tests.conftest import load_demo
 
 CLASSES = ("spoken_phone", "disguised_email", "address", "unit", "code", "mentioned_name")
@@ -265,8 +265,8 @@ def leaked_items(planted: Planted, written: str) -> dict[str, list[str]]:
 def main() -> None:  # pragma: no cover - a report for people, exercised by the test's own table
     import tempfile
 
-    from gradecore.db import create_db_engine, upgrade
-    from gradecore.store import Store
+    from gradecore.persistence.db import create_db_engine, upgrade
+    from gradecore.persistence.store import Store
     from tests.scenarios.test_sweep_pii_corpus import CORPUS_SIZE, sweep_corpus
 
     with tempfile.TemporaryDirectory() as directory:

@@ -1,4 +1,4 @@
-"""Verdicts of every kind for the D8 sweep scenarios, recorded through `smith.listening.acts.record_act`.
+"""Verdicts of every kind for the nightly sweep scenarios, recorded through `smith.listening.acts.record_act`.
 
 One of each: a 👍 on a passing grade and a correction of a wrong one (grader), a 👍 on Clara's block
 (clara), a 👍 on a block that is ours (a truncated reply: an integration ticket), and two acts with no
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from gradecore.contract import Conversation, parse_conversation
-from gradecore.store import Store
-from gradecore.vocabulary import Level
+from gradecore.model.contract import Conversation, parse_conversation
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.store import Store
 from smith.listening.acts import Signal
 from tests.conftest import load_demo
 from tests.scheduling.world import (

@@ -29,8 +29,8 @@ from sqlalchemy import Engine
 from sqlmodel import col, select
 
 from blocks.copydeck import deck_for
-from gradecore.contract import Conversation, parse_conversation
-from gradecore.entities import MachineGrade, SlackPost, TicketOccurrence, TicketSignature, utcnow
+from gradecore.model.contract import Conversation, parse_conversation
+from gradecore.persistence.entities import MachineGrade, SlackPost, TicketOccurrence, TicketSignature, utcnow
 from smith.outbox.reviewed import EDIT_INTERVAL
 from smith.sweep.job import run_sweep
 from smith.tickets.github import GitHubTracker

@@ -18,10 +18,10 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlmodel import col, select
 
-from gradecore.contract import parse_conversation
-from gradecore.entities import Fixture, GradeVerdict, SlackPost, TicketSignature, utcnow
-from gradecore.grade_rows import frozen_copy
-from gradecore.store.errors import PropertyChanged
+from gradecore.model.contract import parse_conversation
+from gradecore.persistence.entities import Fixture, GradeVerdict, SlackPost, TicketSignature, utcnow
+from gradecore.persistence.grade_rows import frozen_copy
+from gradecore.persistence.store.errors import PropertyChanged
 from smith.outbox.reviewed import EDIT_INTERVAL
 from smith.reports.digest import digest_sections
 from smith.sweep.job import run_sweep

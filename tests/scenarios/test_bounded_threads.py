@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from gradecore.contract import Conversation, parse_conversation
-from gradecore.store import Store
+from gradecore.model.contract import Conversation, parse_conversation
+from gradecore.persistence.store import Store
 from smith.ingest import Ingestor
 from tests.conftest import load_demo
 from tests.fakes.slack_api import FakeSlack

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from gradecore.contract import Conversation, parse_conversation
-from gradecore.db import create_db_engine, upgrade
-from gradecore.store import Store
-from gradecore.vocabulary import Level
+from gradecore.model.contract import Conversation, parse_conversation
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.db import create_db_engine, upgrade
+from gradecore.persistence.store import Store
 from smith.outbox.policy import parent_key
 from smith.sweep.job import run_sweep
 from tests.conftest import load_demo

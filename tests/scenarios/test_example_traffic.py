@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.ingest import Ingestor
 from smith.outbox.policy import parent_key, turn_key
 from tests.fakes.slack_api import FakeSlack, StoredMessage

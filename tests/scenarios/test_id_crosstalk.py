@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
-from gradecore.contract import MAX_ID_CHARS, validate_conversation
+from gradecore.model.contract import MAX_ID_CHARS, validate_conversation
 from tests.conftest import load_demo
 from tests.scenarios.listening import CHANNEL, Posted, Scene, running_scene
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from gradecore.entities import utcnow
-from gradecore.vocabulary import Level
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.entities import utcnow
 from smith.reports.meaning_reads import agreement_counts
 from tests.scenarios.listening import Scene, running_scene
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
-from gradecore.store import current_acts
+from gradecore.persistence.store import current_acts
 from tests.scenarios import slack_requests as sr
 from tests.scenarios.listening import CHANNEL, Scene, running_scene
 

@@ -144,9 +144,9 @@ async def test_an_event_acked_before_a_crash_is_recorded_after_restart(engine: E
         assert scene.unprocessed() == []
 
 
-async def test_a_processing_error_leaves_the_event_for_the_sweep(engine: Engine) -> None:
+async def test_a_processing_error_leaves_the_event_for_the_retry_pass(engine: Engine) -> None:
     """users.info failing (Slack down) must not lose the act: the row stays unprocessed, and the
-    next sweep records it once Slack answers again."""
+    next retry pass records it once Slack answers again."""
     async with running_scene(engine) as scene:
         posted = await scene.seed(LAMPLITER)
         scene.add_grader("U0ANA", "ana@example.test")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from gradecore.contract import parse_conversation
-from gradecore.entities import MachineGrade
+from gradecore.model.contract import parse_conversation
+from gradecore.persistence.entities import MachineGrade
 from smith.listening.linking import link_identity
 from tests.conftest import load_demo
 from tests.scenarios.listening import CHANNEL, Posted, Scene, running_scene

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Engine
 
-from gradecore.entities import GradeVerdict
+from gradecore.persistence.entities import GradeVerdict
 from tests.scenarios.listening import CHANNEL, Posted, Scene, running_scene
 
 LAMPLITER = "lampliter-unbacked-promise.json"

@@ -9,7 +9,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy import Engine
 
 from blocks import texts
-from gradecore.contract import parse_conversation
+from gradecore.model.contract import parse_conversation
 from smith.listening.batch import NOT_A_MEMBER
 from smith.listening.membership import MembershipUnavailable, PeopleInChannels
 from tests.conftest import load_demo

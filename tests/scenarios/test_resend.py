@@ -3,7 +3,7 @@ the new flagged turn gets a reply."""
 
 from __future__ import annotations
 
-from gradecore.store import PutOutcome, Store
+from gradecore.persistence.store import PutOutcome, Store
 from smith.ingest import Ingestor
 from smith.outbox.policy import parent_key, turn_key
 from tests.fakes.slack_api import FakeSlack

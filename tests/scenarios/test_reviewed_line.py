@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from gradecore.entities import utcnow
+from gradecore.persistence.entities import utcnow
 from smith.outbox import Relay, RelayConfig
 from smith.outbox.reviewed import EDIT_INTERVAL
 from tests.scenarios.examples import grown_lampliter

@@ -3,7 +3,7 @@ the fake Slack; an English property's posts in the same run stay English."""
 
 from __future__ import annotations
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.ingest import Ingestor
 from tests.fakes.slack_api import FakeSlack
 from tests.scenarios.examples import CHANNELS, demo

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from cerebrus import load_rules
-from gradecore.store import Store
-from gradecore.vocabulary import Level
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.store import Store
 from smith.regression_fixtures.check import check_fixtures
 from smith.sweep.job import run_sweep
 from tests.scheduling.world import LAMPLITER, OAKRIDGE, add_grader, demo, ingest, react

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import smith.sweep.job as sweep_job
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.sweep.job import run_sweep
 from tests.scenarios.sweep_world import files_under, record_every_kind
 from tests.scheduling.world import fixtures

@@ -1,4 +1,4 @@
-"""The nightly D8 sweep on recorded verdicts: each error class lands in its own kind, acts without an
+"""The nightly sweep on recorded verdicts: each error class lands in its own kind, acts without an
 expected level are not swept, a fixture that would leak is refused and reported (docs/jobs.md)."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 import smith.sweep.job as sweep_job
-from gradecore.contract import Conversation
-from gradecore.store import Store
-from gradecore.vocabulary import Level
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.store import Store
 from scheduler import JobConfig, Jobs
 from smith.sweep.job import run_sweep
 from smith.tickets.tracker import MarkdownTracker

@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gradecore.store import Store
-from gradecore.vocabulary import Level
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.store import Store
 from smith.leaks import LeakWatchlist, find_leaks
 from smith.sweep.job import run_sweep
 from tests.scenarios.pii_corpus import CLASSES, Planted, leaked_items, pii_corpus

@@ -12,9 +12,9 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from gradecore.contract import parse_conversation
-from gradecore.store import Store
-from gradecore.vocabulary import Level
+from gradecore.model.contract import parse_conversation
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.store import Store
 from scheduler import JobConfig, Jobs
 from smith.reports.digest import digest_sections
 from smith.sweep.job import PARK_AFTER_ATTEMPTS, run_sweep

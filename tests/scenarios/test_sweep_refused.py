@@ -12,9 +12,9 @@ import pytest
 from sqlmodel import select
 
 import smith.sweep.job as sweep_job
-from gradecore.contract import Conversation
-from gradecore.entities import TicketConfirmation
-from gradecore.store import Store
+from gradecore.model.contract import Conversation
+from gradecore.persistence.entities import TicketConfirmation
+from gradecore.persistence.store import Store
 from smith.sweep.job import run_sweep
 from smith.tickets.tracker import MarkdownTracker
 from tests.scenarios.sweep_world import MORNING, files_under, truncated_oakridge

@@ -11,8 +11,8 @@ import os
 import sys
 from pathlib import Path
 
-from gradecore.store import Store
-from gradecore.store.outbox import POSTED, UNROUTED
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import POSTED, UNROUTED
 from smith.ingest import Ingestor
 from tests.fakes.slack_api import FakeSlack
 from tests.scenarios.examples import CHANNELS, demo

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from gradecore.store import Store
-from gradecore.store.jobs import STALE_RUN
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.jobs import STALE_RUN
 from scheduler import JobConfig, Jobs, build_scheduler
 from tests.scheduling.world import (
     OAKRIDGE,

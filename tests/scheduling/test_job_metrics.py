@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from scheduler import JobConfig, Jobs
 from smith.metrics import REGISTRY
 from smith.tickets.github import GitHubTracker

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from gradecore.db import create_db_engine
-from gradecore.locks import lock_id, period_lock
-from gradecore.store import Store
+from gradecore.persistence.db import create_db_engine
+from gradecore.persistence.locks import lock_id, period_lock
+from gradecore.persistence.store import Store
 from scheduler import JobConfig, Jobs
 from tests.scheduling.world import job_runs, set_property, tally_posts
 

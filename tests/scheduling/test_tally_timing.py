@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from scheduler import JobConfig, Jobs
 from smith.reports.tally import due_at, latest_due_day, local_day_bounds
 from tests.scheduling.world import set_property, tally_posts

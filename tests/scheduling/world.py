@@ -1,8 +1,8 @@
 """A small real world for the scheduled jobs: properties, demo conversations ingested at chosen moments,
 and human acts recorded through `smith.listening.acts.record_act`, exactly as the listener records them.
 
-Time is moved with time-machine, so the grades' and verdicts' own `created_at` (gradecore.entities.utcnow)
-land on the day a test means.
+Time is moved with time-machine, so the grades' and verdicts' own `created_at`
+(gradecore.persistence.entities.utcnow) land on the day a test means.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import time_machine
 from sqlmodel import col, func, select
 
 from cerebrus import Rules
-from gradecore.contract import Conversation, parse_conversation
-from gradecore.entities import Fixture, GradeVerdict, JobRun, SlackPost
-from gradecore.store import Store
-from gradecore.vocabulary import Level
+from gradecore.model.contract import Conversation, parse_conversation
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.entities import Fixture, GradeVerdict, JobRun, SlackPost
+from gradecore.persistence.store import Store
 from smith.ingest import Ingestor
 from smith.listening.acts import HumanAct, ItemType, Signal, Target, record_act
 from tests.conftest import load_demo

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gradecore.vocabulary import Level
+from gradecore.model.vocabulary import Level
 from smith.reports.agreement import (
     AgreementAct,
     AgreementRow,

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gradecore.vocabulary import Level
+from gradecore.model.vocabulary import Level
 from smith.listening.corrections import Correction, parse_correction, reply_text, text_from_blocks
 
 P, R, H, B = Level.PASS, Level.REPAIR, Level.HOLD, Level.BLOCK

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from cerebrus import check_ids
-from gradecore.store import Store
-from gradecore.vocabulary import Level
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.store import Store
 from scheduler import JobConfig, Jobs
 from smith.reports.digest import Section, digest_sections
 from tests.cerebrus.builders import ConversationBuilder, claude, tool

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gradecore.contract import MAX_NESTING_DEPTH
+from gradecore.model.contract import MAX_NESTING_DEPTH
 from smith.cli.documents import UnreadableInput, parse_documents
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from gradecore.contract import validate_conversation
-from gradecore.store import Store
+from gradecore.model.contract import validate_conversation
+from gradecore.persistence.store import Store
 from smith.ingest import Ingestor
 from tests.conftest import load_demo
 

@@ -16,9 +16,9 @@ import pytest
 from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
-from gradecore.contract import validate_conversation
-from gradecore.entities import ConversationRecord, Property
-from gradecore.store import PutOutcome, Store
+from gradecore.model.contract import validate_conversation
+from gradecore.persistence.entities import ConversationRecord, Property
+from gradecore.persistence.store import PutOutcome, Store
 from smith.ingest import Ingestor, IngestResult
 from tests.conftest import load_demo
 from tests.races import Replica

@@ -9,9 +9,9 @@ from contextlib import contextmanager
 from sqlalchemy import event
 from sqlmodel import select
 
-from gradecore.contract import Conversation
-from gradecore.entities import MachineGrade, SlackPost
-from gradecore.store import PutOutcome, Store
+from gradecore.model.contract import Conversation
+from gradecore.persistence.entities import MachineGrade, SlackPost
+from gradecore.persistence.store import PutOutcome, Store
 from smith.ingest import Ingestor
 from tests.scenarios.test_bounded_threads import birchwood_with, rent_drafts
 

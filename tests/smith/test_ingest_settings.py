@@ -4,7 +4,7 @@ the settings in one place, so each way in grades, posts and owes judgements alik
 from __future__ import annotations
 
 from cerebrus import Rules
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.settings import Settings
 from smith.wiring import build_ingestor
 

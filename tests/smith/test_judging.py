@@ -18,9 +18,9 @@ from sqlalchemy import Engine
 
 import app as wiring
 from cerebrus.judge import JudgeConfig, JudgeLane, grade_with_judge
-from gradecore.contract import parse_conversation
-from gradecore.grade_rows import SOURCE_DETERMINISTIC, SOURCE_JUDGE
-from gradecore.store import Store
+from gradecore.model.contract import parse_conversation
+from gradecore.persistence.grade_rows import SOURCE_DETERMINISTIC, SOURCE_JUDGE
+from gradecore.persistence.store import Store
 from smith.ingest import Ingestor
 from smith.judging import JudgeWorker
 from tests.conftest import load_demo

@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime, time
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from gradecore.store import Store
-from gradecore.store.outbox import PENDING, UNROUTED
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import PENDING, UNROUTED
 from scheduler import JobConfig, Jobs
 from smith.ingest import Ingestor
 from smith.reports.tally import compose_tally, queue_tally

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cerebrus import Rules
-from gradecore.vocabulary import DimensionResult, Level, NotCheckedWhy, Outcome, Owner
+from gradecore.model.vocabulary import DimensionResult, Level, NotCheckedWhy, Outcome, Owner
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import quotes, run_check
 from tests.profiles import examples

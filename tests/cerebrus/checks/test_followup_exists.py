@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cerebrus import Rules
-from gradecore.vocabulary import Level, NotCheckedWhy, Outcome
+from gradecore.model.vocabulary import Level, NotCheckedWhy, Outcome
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gradecore.vocabulary import Level, NotCheckedWhy, Outcome, Owner, Span
+from gradecore.model.vocabulary import Level, NotCheckedWhy, Outcome, Owner, Span
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 

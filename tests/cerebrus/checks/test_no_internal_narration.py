@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cerebrus import Rules
-from gradecore.vocabulary import DimensionResult, Level, NotCheckedWhy, Outcome, Owner, Span
+from gradecore.model.vocabulary import DimensionResult, Level, NotCheckedWhy, Outcome, Owner, Span
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import quotes, run_check
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gradecore.vocabulary import DimensionResult, Level, NotCheckedWhy, Outcome, Owner
+from gradecore.model.vocabulary import DimensionResult, Level, NotCheckedWhy, Outcome, Owner
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import quotes, run_check
 

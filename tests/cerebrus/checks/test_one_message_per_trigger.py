@@ -3,7 +3,7 @@ staff stepping in is a human taking over; the window is measured from the inboun
 
 from __future__ import annotations
 
-from gradecore.vocabulary import Level, NotCheckedWhy, Outcome, Owner
+from gradecore.model.vocabulary import Level, NotCheckedWhy, Outcome, Owner
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 

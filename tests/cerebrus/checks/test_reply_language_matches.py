@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cerebrus import Rules
-from gradecore.vocabulary import Level, NotCheckedWhy, Outcome, Owner
+from gradecore.model.vocabulary import Level, NotCheckedWhy, Outcome, Owner
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import quotes, run_check
 

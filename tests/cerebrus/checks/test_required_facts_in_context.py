@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gradecore.contract import Conversation
-from gradecore.vocabulary import Level, NotCheckedWhy, Outcome
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import Level, NotCheckedWhy, Outcome
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import run_check
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cerebrus import Rules
-from gradecore.contract import validate_conversation
-from gradecore.vocabulary import Level, NotCheckedWhy, Outcome, Owner
+from gradecore.model.contract import validate_conversation
+from gradecore.model.vocabulary import Level, NotCheckedWhy, Outcome, Owner
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 

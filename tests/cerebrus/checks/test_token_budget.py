@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from cerebrus import Rules
-from gradecore.contract import Conversation
-from gradecore.vocabulary import Level, NotCheckedWhy, Outcome, Owner
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import Level, NotCheckedWhy, Outcome, Owner
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import run_check
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import cerebrus
 from cerebrus.checks.tools_succeeded import recovered_errors
-from gradecore.vocabulary import Level, NotCheckedWhy, Outcome, Owner
+from gradecore.model.vocabulary import Level, NotCheckedWhy, Outcome, Owner
 from tests.cerebrus.builders import ConversationBuilder, claude, tool
 from tests.cerebrus.helpers import run_check
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from cerebrus.judge import JudgeConfig, JudgeLane
-from gradecore.contract import Conversation, parse_conversation, validate_conversation
+from gradecore.model.contract import Conversation, parse_conversation, validate_conversation
 from tests.fakes.anthropic_api import Body, FakeAnthropicAPI, Reply, judged_draft, tool_answer
 
 DEMO_DATA = Path(__file__).resolve().parents[3] / "smith" / "demo_data"

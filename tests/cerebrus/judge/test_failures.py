@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pytest
 
 from cerebrus.judge import JudgeConfig, JudgeLane
-from gradecore.contract import Conversation
-from gradecore.vocabulary import Level, NotCheckedWhy, Outcome
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import Level, NotCheckedWhy, Outcome
 from tests.fakes.anthropic_api import (
     Body,
     FakeAnthropicAPI,

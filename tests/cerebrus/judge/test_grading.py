@@ -8,9 +8,9 @@ from typing import Any
 from cerebrus.engine import grade
 from cerebrus.judge import JudgeConfig, JudgeLane, grade_with_judge
 from cerebrus.rules import Rules
-from gradecore.contract import Conversation, validate_conversation
-from gradecore.grades import ConversationGrade
-from gradecore.vocabulary import DimensionResult, Kind, Level, NotCheckedWhy, Outcome
+from gradecore.model.contract import Conversation, validate_conversation
+from gradecore.model.grades import ConversationGrade
+from gradecore.model.vocabulary import DimensionResult, Kind, Level, NotCheckedWhy, Outcome
 from tests.fakes.anthropic_api import Body, FakeAnthropicAPI, Reply, error_reply, judged_draft, tool_answer
 
 INJECTION = (

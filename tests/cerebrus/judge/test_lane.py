@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from cerebrus.judge import JudgeConfig, JudgeLane
-from gradecore.contract import Conversation
+from gradecore.model.contract import Conversation
 from tests.fakes.anthropic_api import FakeAnthropicAPI
 
 

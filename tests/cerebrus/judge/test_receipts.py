@@ -7,8 +7,8 @@ from collections.abc import Callable
 import pytest
 
 from cerebrus.judge import JudgeLane
-from gradecore.contract import Conversation
-from gradecore.vocabulary import Kind, Layer, Level, NotCheckedWhy, Outcome, Owner, Scope
+from gradecore.model.contract import Conversation
+from gradecore.model.vocabulary import Kind, Layer, Level, NotCheckedWhy, Outcome, Owner, Scope
 from tests.fakes.anthropic_api import Body, FakeAnthropicAPI, Reply, tool_answer
 
 DRAFT_SPAN = "a technician will be there tomorrow"

@@ -8,7 +8,7 @@ from typing import Any
 
 from cerebrus.judge import JudgeLane
 from cerebrus.judge.prompt import DATA_CLOSE, DATA_OPEN, encode_data
-from gradecore.contract import Conversation, validate_conversation
+from gradecore.model.contract import Conversation, validate_conversation
 from tests.fakes.anthropic_api import FakeAnthropicAPI, judged_draft, system_text, user_text
 
 INJECTION = (

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cerebrus import Rules, load_rules
-from gradecore.vocabulary import Outcome
+from gradecore.model.vocabulary import Outcome
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
 

@@ -7,8 +7,8 @@ from datetime import timedelta
 from typing import Any
 
 from cerebrus import Rules
-from gradecore.store import Store
-from gradecore.vocabulary import Level
+from gradecore.model.vocabulary import Level
+from gradecore.persistence.store import Store
 from smith.calibration.disagreements import NO_ENTRY, EntryDisagreement, disagreements, failing_entries
 from smith.calibration.suggest import candidate_toml, suggest
 from tests.scenarios.test_calibration_loop import MORNING, clean, promised_visit

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 from sqlmodel import col, func, select
 
 from cerebrus import Rules
-from gradecore.entities import MachineGrade, SlackPost
-from gradecore.store import Store
+from gradecore.persistence.entities import MachineGrade, SlackPost
+from gradecore.persistence.store import Store
 from smith.calibration.regrade import regrade
 from smith.ingest import Ingestor
 from smith.outbox.policy import parent_key, turn_key

@@ -11,8 +11,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from gradecore.db import create_db_engine
-from gradecore.store import Store, Unit
+from gradecore.persistence.db import create_db_engine
+from gradecore.persistence.store import Store, Unit
 
 # Settings a developer's shell may carry that would change what the command does (or reach Slack).
 _FOREIGN = ("SMITH_", "SLACK_", "ANTHROPIC_")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gradecore.contract import SCHEMA_ID
-from gradecore.db import head_revision
+from gradecore.model.contract import SCHEMA_ID
+from gradecore.persistence.db import head_revision
 from tests.conftest import DEMO_DATA
 from tests.gradecore.docs import demo_doc, with_message
 from tests.smith.cli.in_process import run_in_process

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import typer
 
-from gradecore.contract import UnknownTimezone
+from gradecore.model.contract import UnknownTimezone
 from smith.cli.errors import EX_SOFTWARE, UserError, run_guarded
 
 

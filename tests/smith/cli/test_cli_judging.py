@@ -7,9 +7,9 @@ import os
 import sys
 from pathlib import Path
 
-from gradecore.db import create_db_engine, upgrade
-from gradecore.grade_rows import SOURCE_DETERMINISTIC, SOURCE_JUDGE
-from gradecore.store import Store
+from gradecore.persistence.db import create_db_engine, upgrade
+from gradecore.persistence.grade_rows import SOURCE_DETERMINISTIC, SOURCE_JUDGE
+from gradecore.persistence.store import Store
 from tests.conftest import DEMO_DATA
 from tests.fakes.anthropic_api import FakeAnthropicAPI
 from tests.smith.cli.runner import database_url

@@ -16,7 +16,7 @@ from typing import get_args
 import pytest
 
 from blocks.locales import SUPPORTED_LOCALES
-from gradecore.entities import SlackPost
+from gradecore.persistence.entities import SlackPost
 from smith.cli.properties import Locale
 from tests.conftest import DEMO_DATA
 from tests.smith.cli.in_process import run_in_process

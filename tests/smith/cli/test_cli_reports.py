@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlmodel import select
 
-from gradecore.entities import SlackPost
+from gradecore.persistence.entities import SlackPost
 from tests.conftest import DEMO_DATA
 from tests.smith.cli.in_process import run_in_process
 from tests.smith.cli.runner import reading

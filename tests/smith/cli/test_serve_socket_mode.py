@@ -10,8 +10,8 @@ from pathlib import Path
 from aiohttp import WSCloseCode
 from sqlmodel import Session
 
-from gradecore.db import create_db_engine
-from gradecore.entities import SlackEvent
+from gradecore.persistence.db import create_db_engine
+from gradecore.persistence.entities import SlackEvent
 from tests.fakes.slack_api import FakeSlack, SocketSession
 from tests.scenarios.slack_requests import event_body, reaction
 from tests.smith.cli.runner import database_url

@@ -16,7 +16,7 @@ from typing import get_args
 
 import pytest
 
-from gradecore.store import ROLES
+from gradecore.persistence.store import ROLES
 from smith.cli import commands, context, users
 from smith.cli.errors import run_guarded
 from tests.smith.cli.runner import copy_database, database_url
@@ -35,12 +35,12 @@ _HEAVY = (
     "anthropic",
     "lingua",
     "cerebrus.engine",
-    "gradecore.entities",
+    "gradecore.persistence.entities",
 )
 # Loaded by no command that only reads the database: migrations, Slack, the judge and the engine.
 _NOT_FOR_READING = ("alembic", "slack_bolt", "slack_sdk", "aiohttp", "anthropic", "lingua", "cerebrus.engine")
-# Loaded by no listing: it reads a few columns through SQLAlchemy Core (gradecore.listings).
-_ORM = ("sqlalchemy.orm", "sqlmodel", "gradecore.entities", "gradecore.store")
+# Loaded by no listing: it reads a few columns through SQLAlchemy Core (gradecore.persistence.listings).
+_ORM = ("sqlalchemy.orm", "sqlmodel", "gradecore.persistence.entities", "gradecore.persistence.store")
 
 # Runs `smith ARGS` as the console script does, then writes the loaded modules and the frozen heap's size.
 _PROBE = """
@@ -111,7 +111,7 @@ def test_a_database_listing_reads_through_core_without_the_orm_migrations_slack_
     copy_database(migrated_sqlite, tmp_path)
     for args in (("users", "list"), ("outbox",), ("properties", "list")):
         ended = _run(tmp_path, *args)
-        assert {"sqlalchemy", "gradecore.listings"} <= ended.modules, args
+        assert {"sqlalchemy", "gradecore.persistence.listings"} <= ended.modules, args
         assert _loaded(ended.modules, (*_NOT_FOR_READING, *_ORM)) == [], args
         assert ended.frozen > 0, args  # the start-up heap is frozen once the work begins
 
@@ -119,7 +119,7 @@ def test_a_database_listing_reads_through_core_without_the_orm_migrations_slack_
 def test_a_command_that_writes_opens_the_store(tmp_path: Path, migrated_sqlite: Path) -> None:
     copy_database(migrated_sqlite, tmp_path)
     ended = _run(tmp_path, "outbox", "--retry-failed")
-    assert {"sqlmodel", "gradecore.entities", "gradecore.store"} <= ended.modules
+    assert {"sqlmodel", "gradecore.persistence.entities", "gradecore.persistence.store"} <= ended.modules
     assert _loaded(ended.modules, _NOT_FOR_READING) == []
     assert ended.frozen > 0
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from gradecore.entities import SlackEvent
-from gradecore.grade_rows import frozen_copy
+from gradecore.persistence.entities import SlackEvent
+from gradecore.persistence.grade_rows import frozen_copy
 from smith.listening.locating import LatestGrades
 from smith.listening.processor import ActProcessor
 from tests.scenarios import slack_requests as sr
@@ -48,7 +48,7 @@ async def test_a_bad_event_in_a_batch_costs_only_itself(engine: Engine) -> None:
 
         outcomes = await asyncio.gather(
             processor.process("EvGOOD1", kind="reaction_added", payload=good),
-            processor.process("EvBROKEN"),  # read back from the inbox, as the sweep does
+            processor.process("EvBROKEN"),  # read back from the inbox, as the retry pass does
             processor.process("EvGOOD2", kind="reaction_added", payload=other),
         )
 
@@ -56,7 +56,7 @@ async def test_a_bad_event_in_a_batch_costs_only_itself(engine: Engine) -> None:
         assert [v.slack_event_id for v in scene.verdicts() if v.signal == "up"] == ["EvGOOD1", "EvGOOD2"]
         with scene.store.unit() as unit:
             row = unit.session.get(SlackEvent, "EvBROKEN")
-            assert row is not None and row.processed_at is None and row.attempts == 1  # for the sweep
+            assert row is not None and row.processed_at is None and row.attempts == 1  # for the retry pass
         assert scene.unprocessed() == ["EvBROKEN"]
 
 

@@ -2,7 +2,7 @@
 never in the way of the events behind them.
 
 Reproduction from the hardening report: rows that always fail were retried for ever, and the
-crash-recovery sweep, which always took the 200 oldest unprocessed rows, never reached anything else.
+crash-recovery retry pass, which always took the 200 oldest unprocessed rows, never reached anything else.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import Engine, update
 
-from gradecore.entities import SlackEvent, utcnow
+from gradecore.persistence.entities import SlackEvent, utcnow
 from tests.scenarios import slack_requests as sr
 from tests.scenarios.listening import CHANNEL, Scene, running_scene, wait_until
 
@@ -70,7 +70,7 @@ async def test_a_row_that_always_fails_is_parked_with_its_error_and_counted(engi
         assert readyz["inbox_parked"] == 1
 
 
-async def test_a_failed_row_backs_off_before_the_sweep_tries_it_again(engine: Engine) -> None:
+async def test_a_failed_row_backs_off_before_the_retry_pass_tries_it_again(engine: Engine) -> None:
     async with running_scene(engine) as scene:
         processor = scene.smith.processor
         assert processor is not None
@@ -84,8 +84,8 @@ async def test_a_failed_row_backs_off_before_the_sweep_tries_it_again(engine: En
 
 
 async def test_failing_rows_never_starve_the_events_behind_them(engine: Engine) -> None:
-    """More always-failing rows than one sweep takes, all older than a good event: the good event is
-    still processed by the second sweep (the old sweep took the same 200 oldest rows every time)."""
+    """More always-failing rows than one retry pass takes, all older than a good event: the good event is
+    still processed by the second pass (the old pass took the same 200 oldest rows every time)."""
     async with running_scene(engine) as scene:
         posted = await scene.seed(LAMPLITER)
         scene.add_grader("U0ANA", "ana@example.test")
@@ -104,18 +104,18 @@ async def test_failing_rows_never_starve_the_events_behind_them(engine: Engine) 
 
 
 async def test_an_event_failing_only_because_slack_is_down_is_never_parked(engine: Engine) -> None:
-    """users.info failing (Slack unwell) is nobody's payload's fault: tried again by every sweep, with
+    """users.info failing (Slack unwell) is nobody's payload's fault: tried again by every retry pass, with
     no back-off and no parking, and recorded once Slack answers."""
     async with running_scene(engine) as scene:
         posted = await scene.seed(LAMPLITER)
         scene.add_grader("U0ANA", "ana@example.test")
         processor = scene.smith.processor
         assert processor is not None
-        scene.fake.fail_next("users.info", "http_500", times=7)  # the first try and six sweeps
+        scene.fake.fail_next("users.info", "http_500", times=7)  # the first try and six retry passes
         event_id = await scene.react("U0ANA", "+1", posted.parent_ts)
         await wait_until(lambda: _row(scene, event_id).attempts == 1, what="the first failed attempt")
 
-        for _ in range(6):  # more sweeps than it takes to park a failing event
+        for _ in range(6):  # more retry passes than it takes to park a failing event
             assert await processor.process_leftovers(older_than=timedelta(0)) == 1
         row = _row(scene, event_id)
         assert (row.attempts, row.parked_at, row.outcome) == (7, None, "error: DirectoryUnavailable")

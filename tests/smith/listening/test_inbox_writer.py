@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.listening.inbox_writer import InboxWriter
 
 
@@ -33,6 +33,6 @@ async def test_a_burst_is_recorded_and_each_caller_learns_if_its_event_was_new(s
 def _far_future():  # type: ignore[no-untyped-def]
     from datetime import timedelta
 
-    from gradecore.entities import utcnow
+    from gradecore.persistence.entities import utcnow
 
     return utcnow() + timedelta(days=1)

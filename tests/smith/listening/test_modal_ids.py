@@ -7,7 +7,7 @@ import json
 import pytest
 
 from blocks.correction import CorrectedItem, build_correction_view
-from gradecore.contract import MAX_ID_CHARS
+from gradecore.model.contract import MAX_ID_CHARS
 from tests.gradecore.rows import machine_grade
 
 SLACK_MAX_PRIVATE_METADATA = 3_000

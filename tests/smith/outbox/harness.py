@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from gradecore.entities import SlackPost, utcnow
-from gradecore.store import Store
-from gradecore.store.outbox import PENDING
+from gradecore.persistence.entities import SlackPost, utcnow
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import PENDING
 from smith.outbox import Relay, RelayConfig
 from smith.transports import DeliveryFailure, Payload, RateLimited
 from smith.transports.live import LiveTransport, build_post_client

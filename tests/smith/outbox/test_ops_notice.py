@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.outbox.notices import queue_ops_notice
 
 OPS = "C0OPS"

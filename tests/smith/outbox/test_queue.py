@@ -10,21 +10,21 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from blocks import PostContent, PostLimitError, build_notice_blocks
-from gradecore.entities import SlackPost
-from gradecore.store import Store
-from gradecore.store.outbox import PENDING, UNROUTED
+from gradecore.persistence.entities import SlackPost
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import PENDING, UNROUTED
 from smith.listening.notify import queue_ephemeral
 from smith.outbox.keys import PostKey, ops_notice_key, tally_key, unlinked_key
-from smith.outbox.queue import Draft, queue, queue_one
+from smith.outbox.queue import NewPost, queue, queue_one
 from tests.fakes.slack_api import FakeSlack
 from tests.fakes.slack_state import User as SlackUser
 from tests.races import Replica
 from tests.smith.outbox.harness import relay_for
 
 
-def _notice(key: PostKey, channel: str | None, **fields: object) -> Draft:
+def _notice(key: PostKey, channel: str | None, **fields: object) -> NewPost:
     content = build_notice_blocks("Heads up", "something happened", idempotency_key=key)
-    return Draft(key=key, kind="notice", content=content, channel=channel, **fields)  # type: ignore[arg-type]
+    return NewPost(key=key, kind="notice", content=content, channel=channel, **fields)  # type: ignore[arg-type]
 
 
 def _posts(store: Store) -> list[SlackPost]:
@@ -53,7 +53,7 @@ def test_a_key_is_queued_once_however_often_it_is_queued(store: Store) -> None:
 def test_a_post_slack_would_refuse_is_not_queued_and_nothing_of_its_batch_is(store: Store) -> None:
     empty = PostContent(blocks=[], text="no blocks")
     with pytest.raises(PostLimitError), store.unit() as unit:
-        queue(unit, [_notice(PostKey("fine"), "C0OPS"), Draft(PostKey("bad"), "notice", empty, "C0OPS")])
+        queue(unit, [_notice(PostKey("fine"), "C0OPS"), NewPost(PostKey("bad"), "notice", empty, "C0OPS")])
     assert _posts(store) == []
 
 
@@ -71,7 +71,7 @@ def test_an_ephemeral_keeps_its_recipient_in_its_own_column_not_in_the_message(s
     [{"operation": "ephemeral"}, {"recipient": "U0PAT"}, {"operation": "update"}],
     ids=["ephemeral without recipient", "recipient on a plain post", "edit without its post"],
 )
-def test_a_draft_that_contradicts_itself_is_refused(store: Store, fields: dict[str, object]) -> None:
+def test_a_new_post_that_contradicts_itself_is_refused(store: Store, fields: dict[str, object]) -> None:
     with pytest.raises(ValueError), store.unit() as unit:
         queue_one(unit, _notice(PostKey("k"), "C0APT", **fields))
     assert _posts(store) == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from tests.fakes.slack_api import FakeSlack
 from tests.smith.outbox.harness import FAST, keys_in_slack, queue_plain, relay_for
 

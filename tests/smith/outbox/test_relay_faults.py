@@ -11,10 +11,10 @@ import json
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from gradecore.contract import parse_conversation
-from gradecore.entities import utcnow
-from gradecore.store import Store
-from gradecore.store.outbox import FAILED, POSTED
+from gradecore.model.contract import parse_conversation
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import FAILED, POSTED
 from smith.ingest import Ingestor
 from smith.outbox import Relay
 from smith.outbox.policy import parent_key, turn_key

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from gradecore.entities import utcnow
-from gradecore.store import Store
-from gradecore.store.outbox import POSTED
+from gradecore.persistence.entities import utcnow
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import POSTED
 from smith.outbox import RelayConfig
 from smith.settings import Settings
 from tests.fakes.slack_api import FakeSlack

@@ -14,9 +14,9 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import Engine
 
-from gradecore.db import create_db_engine
-from gradecore.store import Store
-from gradecore.store.outbox import POSTED
+from gradecore.persistence.db import create_db_engine
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import POSTED
 from tests.fakes.slack_api import FakeSlack
 from tests.smith.outbox.harness import FAST, keys_in_slack, queue_plain, relay_for, statuses
 

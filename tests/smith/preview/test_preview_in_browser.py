@@ -20,7 +20,7 @@ import pytest
 
 from blocks.copydeck import deck_for
 from cerebrus import grade
-from gradecore.contract import Conversation, parse_conversation
+from gradecore.model.contract import Conversation, parse_conversation
 from tests.conftest import DEMO_DATA
 from tests.smith.cli.runner import run_smith
 from tests.smith.preview.conftest import FAILED

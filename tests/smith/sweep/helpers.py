@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from gradecore.contract import Conversation, parse_conversation, validate_conversation
+from gradecore.model.contract import Conversation, parse_conversation, validate_conversation
 from smith.anonymizer import AnonymizedConversation, anonymize
 from smith.regression_fixtures import FixtureKind, build_fixture, fixture_file
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gradecore.contract import Conversation, validate_conversation
+from gradecore.model.contract import Conversation, validate_conversation
 from smith.anonymizer import AnonymizationError, UnknownTurn, anonymize
 from smith.regression_fixtures import fixture_bytes
 from tests.smith.sweep.helpers import demo, fixture_from

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from gradecore.contract import Conversation, parse_conversation, validate_conversation
+from gradecore.model.contract import Conversation, parse_conversation, validate_conversation
 from smith.anonymizer import AnonymizedConversation, anonymize
 from smith.leaks import LeakWatchlist, find_leaks
 from smith.regression_fixtures import FixtureKind, fixture_bytes, fixture_file

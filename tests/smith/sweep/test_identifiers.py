@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from gradecore.contract import Conversation
+from gradecore.model.contract import Conversation
 from smith.anonymizer.identifiers import dni_valid, iban_valid, luhn_valid
 from smith.leaks import LeakWatchlist, find_leaks
 from tests.smith.sweep.helpers import one_message, written_fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.sweep.job import run_sweep
 from smith.tickets.github import GitHubTracker
 from tests.fakes.github_api import PRIMARY_RESET_SECONDS, FakeGitHub
@@ -131,7 +131,7 @@ def test_a_retry_after_is_honoured_on_a_read_too(github: FakeGitHub) -> None:
 
 
 def test_smith_sweep_says_which_tickets_were_postponed(tmp_path: Path, github: FakeGitHub) -> None:
-    from gradecore.db import create_db_engine, upgrade
+    from gradecore.persistence.db import create_db_engine, upgrade
 
     engine = create_db_engine(database_url(tmp_path))
     upgrade(engine)

@@ -15,8 +15,8 @@ from html.parser import HTMLParser
 import cmarkgfm
 from cmarkgfm.cmark import Options
 
-from gradecore.entities import TicketConfirmation, TicketSignature
-from gradecore.store.tickets import SignatureCounts
+from gradecore.persistence.entities import TicketConfirmation, TicketSignature
+from gradecore.persistence.store.tickets import SignatureCounts
 from smith.tickets.render import inert_code, inert_title, marker, render_ticket
 
 HOSTILE = (

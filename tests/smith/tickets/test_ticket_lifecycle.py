@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.sweep.job import run_sweep
 from smith.tickets.github import GitHubTracker
 from smith.tickets.signature import signatures_of

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from scheduler import JobConfig, Jobs
 from smith.cli.errors import one_line
 from smith.reports.digest import digest_sections
@@ -28,7 +28,7 @@ SETTLED = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
 
 
 def test_smith_sweep_files_tickets_and_smith_tickets_lists_them(tmp_path: Path) -> None:
-    from gradecore.db import create_db_engine, upgrade
+    from gradecore.persistence.db import create_db_engine, upgrade
 
     engine = create_db_engine(database_url(tmp_path))
     upgrade(engine)
@@ -56,7 +56,7 @@ def test_smith_sweep_files_tickets_and_smith_tickets_lists_them(tmp_path: Path) 
 
 
 def test_smith_tickets_on_an_empty_database_says_so(tmp_path: Path) -> None:
-    from gradecore.db import create_db_engine, upgrade
+    from gradecore.persistence.db import create_db_engine, upgrade
 
     upgrade(create_db_engine(database_url(tmp_path)))
     result = run_in_process(tmp_path, "tickets")
@@ -137,7 +137,7 @@ def test_github_tracker_settings_are_checked_at_start(monkeypatch: pytest.Monkey
 def _summary_texts(store: Store) -> list[str]:
     from sqlmodel import col, select
 
-    from gradecore.entities import SlackPost
+    from gradecore.persistence.entities import SlackPost
 
     with store.unit() as unit:
         posts = unit.session.exec(

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from gradecore.contract import Conversation, parse_conversation
-from gradecore.store import Store
+from gradecore.model.contract import Conversation, parse_conversation
+from gradecore.persistence.store import Store
 from tests.conftest import load_demo
 from tests.scheduling.world import OAKRIDGE, add_grader, ingest, react
 

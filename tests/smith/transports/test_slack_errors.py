@@ -13,8 +13,8 @@ import pytest
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from gradecore.store import Store
-from gradecore.store.outbox import FAILED, POSTED
+from gradecore.persistence.store import Store
+from gradecore.persistence.store.outbox import FAILED, POSTED
 from smith.transports.base import (
     AmbiguousFailure,
     DeliveryFailure,

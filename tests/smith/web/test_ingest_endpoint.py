@@ -12,9 +12,9 @@ from sqlalchemy import Engine, func, text
 from sqlmodel import Session, select
 
 import app as wiring
-from gradecore.contract import MAX_DOCUMENT_BYTES
-from gradecore.db import upgrade
-from gradecore.entities import ConversationRecord, MachineGrade
+from gradecore.model.contract import MAX_DOCUMENT_BYTES
+from gradecore.persistence.db import upgrade
+from gradecore.persistence.entities import ConversationRecord, MachineGrade
 from tests.conftest import load_demo
 from tests.smith.web.conftest import AUTH, INGEST_TOKEN, settings_for
 

@@ -19,8 +19,8 @@ from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
 import app as wiring
-from gradecore.contract import MAX_ID_CHARS
-from gradecore.entities import ConversationRecord, MachineGrade, Property, SlackPost
+from gradecore.model.contract import MAX_ID_CHARS
+from gradecore.persistence.entities import ConversationRecord, MachineGrade, Property, SlackPost
 from tests.conftest import load_demo
 from tests.gradecore.strategies import conversation_docs, json_values
 from tests.profiles import examples

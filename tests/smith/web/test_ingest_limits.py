@@ -19,9 +19,9 @@ from sqlalchemy import Engine, func, text
 from sqlmodel import Session, SQLModel, select
 
 import app as wiring
-from gradecore.contract import MAX_ID_CHARS, MAX_NESTING_DEPTH
-from gradecore.entities import ConversationRecord, MachineGrade, Property, SlackPost
-from gradecore.vocabulary import MAX_REASON_CHARS
+from gradecore.model.contract import MAX_ID_CHARS, MAX_NESTING_DEPTH
+from gradecore.model.vocabulary import MAX_REASON_CHARS
+from gradecore.persistence.entities import ConversationRecord, MachineGrade, Property, SlackPost
 from tests.conftest import load_demo
 from tests.smith.web.conftest import AUTH, INGEST_TOKEN
 

@@ -14,7 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from prometheus_client.parser import text_string_to_metric_families
 
 import app as wiring
-from gradecore.store import Store
+from gradecore.persistence.store import Store
 from smith.outbox import Relay
 from tests.conftest import load_demo
 from tests.fakes.slack_api import FakeSlack

@@ -1,4 +1,4 @@
-"""Alembic environment: migrations run on the connection `gradecore.db.upgrade` hands over."""
+"""Alembic environment: migrations run on the connection `gradecore.persistence.db.upgrade` hands over."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from alembic import context
 from sqlalchemy import engine_from_config, pool
 from sqlmodel import SQLModel
 
-import gradecore.entities  # noqa: F401  (registers the tables on SQLModel.metadata)
+import gradecore.persistence.entities  # noqa: F401  (registers the tables on SQLModel.metadata)
 
 config = context.config
 target_metadata = SQLModel.metadata

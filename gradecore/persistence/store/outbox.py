@@ -6,7 +6,7 @@ hold the same post; on PostgreSQL the candidate scan also skips rows another rel
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,9 +17,9 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
-from gradecore import listings
-from gradecore.entities import ChannelPace, SlackPost, utcnow
-from gradecore.post_status import CHANNEL_FAILURES, FAILED, PENDING, POSTED, STATUSES, UNROUTED
+from gradecore.persistence import listings
+from gradecore.persistence.entities import ChannelPace, SlackPost, utcnow
+from gradecore.persistence.post_status import CHANNEL_FAILURES, FAILED, PENDING, POSTED, STATUSES, UNROUTED
 
 __all__ = ["FAILED", "PENDING", "POSTED", "STATUSES", "UNROUTED", "OutboxRepo"]
 
@@ -106,6 +106,50 @@ class OutboxRepo:
         query = select(*_QUEUED_REF_COLUMNS).where(col(SlackPost.conversation_id) == conversation_id)
         rows = self._session.connection().execute(query)
         return {str(row[0]): QueuedRef(*row[1:]) for row in rows}
+
+    def latest_edit(self, parent_post_id: int, *, kind: str | None = None) -> SlackPost | None:
+        """The last edit queued of the post `parent_post_id` (of one `kind`, if given)."""
+        query = select(SlackPost).where(*self._edits_of(parent_post_id, kind))
+        return self._session.exec(query.order_by(col(SlackPost.id).desc()).limit(1)).first()
+
+    def count_edits(self, parent_post_id: int, *, kind: str) -> int:
+        """How many edits of one `kind` were ever queued of the post `parent_post_id`."""
+        query = select(func.count()).select_from(SlackPost).where(*self._edits_of(parent_post_id, kind))
+        return int(self._session.exec(query).one())
+
+    @staticmethod
+    def _edits_of(parent_post_id: int, kind: str | None) -> tuple[Any, ...]:
+        if kind is None:
+            return (col(SlackPost.parent_post_id) == parent_post_id, col(SlackPost.operation) == "update")
+        return (col(SlackPost.parent_post_id) == parent_post_id, col(SlackPost.kind) == kind)
+
+    def replace_waiting_payload(self, post_id: int, payload: dict[str, Any], now: datetime) -> bool:
+        """Replace a waiting post's message, only while no relay holds it (compare-and-set): True when
+        it was replaced."""
+        statement = (
+            update(SlackPost)
+            .where(
+                col(SlackPost.id) == post_id,
+                col(SlackPost.status) == PENDING,
+                or_(col(SlackPost.lease_until).is_(None), col(SlackPost.lease_until) < now),
+            )
+            .values(payload=payload, updated_at=now)
+        )
+        return bool(self._session.exec(statement).rowcount == 1)
+
+    def sent_parents_in(self, channels: Iterable[str], *, offset: int, limit: int) -> Sequence[SlackPost]:
+        """A page of the conversation posts (parents) sent to these channels, newest first."""
+        query = (
+            select(SlackPost)
+            .where(
+                col(SlackPost.kind) == "conversation",
+                col(SlackPost.operation) == "post",
+                col(SlackPost.ts).is_not(None),
+                col(SlackPost.channel).in_(set(channels)),
+            )
+            .order_by(col(SlackPost.id).desc())
+        )
+        return self._session.exec(query.offset(offset).limit(limit)).all()
 
     def get(self, post_id: int) -> SlackPost | None:
         return self._session.get(SlackPost, post_id)

@@ -23,7 +23,7 @@ down_revision: str | None = "0001"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-# A frozen copy of gradecore.keys as of this revision (that module may move on; this must not).
+# A frozen copy of gradecore.model.keys as of this revision (that module may move on; this must not).
 _ITEM_REF_MAX = 260
 _POST_KEY_MAX = 256
 _EDIT_SUFFIX = len(":edit:") + 36

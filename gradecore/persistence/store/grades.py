@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlmodel import Session, col, func, select
 
-from gradecore.entities import MachineGrade
+from gradecore.persistence.entities import MachineGrade
 
 # What a GradeVerdict keeps of the machine grade it judged (its frozen copy), and nothing else.
 FROZEN_FIELDS = ("id", "level", "source", "rubric_version", "headline", "owner")

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, TypedDict
 
-from gradecore.entities import MachineGrade, utcnow
-from gradecore.grades import ConversationGrade, JudgeUsage, TurnGrade
-from gradecore.keys import item_ref
-from gradecore.store.grades import FROZEN_FIELDS
-from gradecore.vocabulary import DimensionResult, Kind, Outcome
+from gradecore.model.grades import ConversationGrade, JudgeUsage, TurnGrade
+from gradecore.model.keys import item_ref
+from gradecore.model.vocabulary import DimensionResult, Kind, Outcome
+from gradecore.persistence.entities import MachineGrade, utcnow
+from gradecore.persistence.store.grades import FROZEN_FIELDS
 
 SOURCE_DETERMINISTIC = "cerebrus.deterministic"
 SOURCE_JUDGE = "cerebrus.judge"

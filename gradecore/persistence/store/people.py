@@ -10,8 +10,8 @@ from sqlalchemy import select as sql_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from gradecore.entities import SlackIdentity, User
-from gradecore.store.errors import DuplicateEmail, UnknownUser
+from gradecore.persistence.entities import SlackIdentity, User
+from gradecore.persistence.store.errors import DuplicateEmail, UnknownUser
 
 Role = Literal["staff", "engineer", "admin"]
 ROLES: tuple[Role, ...] = ("staff", "engineer", "admin")
@@ -53,6 +53,14 @@ class UsersRepo:
 
     def list(self) -> Sequence[User]:
         return self._session.exec(select(User).order_by(col(User.email))).all()
+
+    def names(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The names of these users, by id, in one query however many there are."""
+        ids = set(user_ids)
+        if not ids:
+            return {}
+        users = self._session.exec(select(User).where(col(User.id).in_(ids))).all()
+        return {user.id: user.name for user in users if user.id is not None}
 
     def set_active(self, email: str, active: bool) -> User:
         user = self.require_by_email(email)

@@ -1,4 +1,5 @@
-"""The reproductions of issue 10, point 6 (PII in fixtures), one test each; every one failed before.
+"""Personal data planted in a message is replaced by the anonymizer and caught by the leak scan, one kind
+per test (each reproduced a leak into fixtures; every one failed before its fix).
 
 Each plants the item in a message, anonymizes the conversation as the sweep does, and checks both
 sides: the anonymizer replaced it (the item is gone from the written fixture) and the independent leak
@@ -11,7 +12,7 @@ import json
 
 import pytest
 
-from gradecore.contract import Conversation, validate_conversation
+from gradecore.model.contract import Conversation, validate_conversation
 from smith.anonymizer import anonymize
 from smith.leaks import LeakWatchlist, find_leaks
 from tests.smith.sweep.helpers import one_message, written_fixture

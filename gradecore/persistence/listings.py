@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Boolean, Connection, Integer, column, func, select, table
 
-from gradecore.post_status import STATUSES
+from gradecore.persistence.post_status import STATUSES
 
 USERS = table(
     "users", column("id", Integer), column("email"), column("name"), column("role"), column("active", Boolean)

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 from sqlmodel import Session, col, select
 
-from gradecore.contract import check_timezone
-from gradecore.entities import Property, utcnow
-from gradecore.store.errors import UnknownProperty
-from gradecore.store.inserts import insert_if_absent
+from gradecore.model.contract import check_timezone
+from gradecore.persistence.entities import Property, utcnow
+from gradecore.persistence.store.errors import UnknownProperty
+from gradecore.persistence.store.inserts import insert_if_absent
 
 
 class PropertiesRepo:

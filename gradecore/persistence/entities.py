@@ -1,4 +1,4 @@
-"""The tables (docs/storage.md). Rows are written only through `gradecore.store`.
+"""The tables (docs/storage.md). Rows are written only through `gradecore.persistence.store`.
 
 MachineGrade and GradeVerdict are append-only: the store offers no update or delete for them, and a
 retraction is a new verdict row pointing at what it retracts.
@@ -12,9 +12,9 @@ from typing import Any
 from sqlalchemy import JSON, Column, DateTime, Dialect, Index, TypeDecorator, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-from gradecore.contract import MAX_ID_CHARS, MAX_LANGUAGE_TAG_CHARS
-from gradecore.keys import ITEM_REF_MAX_CHARS, POST_KEY_MAX_CHARS
-from gradecore.vocabulary import MAX_REASON_CHARS
+from gradecore.model.contract import MAX_ID_CHARS, MAX_LANGUAGE_TAG_CHARS
+from gradecore.model.keys import ITEM_REF_MAX_CHARS, POST_KEY_MAX_CHARS
+from gradecore.model.vocabulary import MAX_REASON_CHARS
 
 
 def utcnow() -> datetime:
@@ -133,7 +133,7 @@ class MachineGrade(SQLModel, table=True):
 
     id: str = Field(primary_key=True, max_length=36)
     item_type: str = Field(max_length=16)  # conversation | turn
-    item_ref: str = Field(max_length=ITEM_REF_MAX_CHARS)  # built by gradecore.keys.item_ref
+    item_ref: str = Field(max_length=ITEM_REF_MAX_CHARS)  # built by gradecore.model.keys.item_ref
     conversation_id: str = Field(max_length=MAX_ID_CHARS, index=True)
     turn_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
     property_id: str = Field(max_length=MAX_ID_CHARS)

@@ -21,7 +21,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from gradecore.entities import PendingAct, SlackEvent, UTCDateTime, utcnow
+from gradecore.persistence.entities import PendingAct, SlackEvent, UTCDateTime, utcnow
 
 # One statement text whatever the batch size, so neither SQLAlchemy nor psycopg parses it again:
 # a multi-row VALUES list is compiled afresh for each size and is too long for psycopg's cache.
@@ -126,8 +126,8 @@ class InboxRepo:
         return {str(event_id): (str(kind), body) for event_id, kind, body in rows}
 
     def unprocessed(self, *, older_than: datetime, limit: int = 200) -> Sequence[str]:
-        """Events the sweep should try now: fewest failures first, so events that keep failing never
-        take every place of a sweep; an event that failed waits out its back-off first."""
+        """Events the inbox's retry pass should try now: fewest failures first, so events that keep
+        failing never take every place of a pass; an event that failed waits out its back-off first."""
         now = utcnow()
         query = (
             select(SlackEvent.event_id)
@@ -201,6 +201,15 @@ class PendingActsRepo:
         self._session.add(pending)
         self._session.flush()
         return pending, True
+
+    def waiting_per_person(self) -> list[tuple[str, int]]:
+        """(Slack user, acts) for each person with acts still waiting for a link, in no set order."""
+        query = (
+            select(PendingAct.slack_user_id, func.count())
+            .where(col(PendingAct.resolved_at).is_(None))
+            .group_by(col(PendingAct.slack_user_id))
+        )
+        return [(str(user), int(count)) for user, count in self._session.exec(query).all()]
 
     def open_for(self, slack_user_id: str) -> Sequence[PendingAct]:
         query = (

@@ -17,7 +17,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
-from gradecore.entities import JudgeRequest
+from gradecore.persistence.entities import JudgeRequest
 
 
 class JudgeRequestsRepo:

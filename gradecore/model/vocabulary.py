@@ -1,14 +1,14 @@
-"""The verdict vocabulary shared by the grader, the store and the Slack surface (docs/grading.md).
+"""The level vocabulary shared by the grader, the store and the Slack surface (docs/grading.md).
 
-Pure types, no I/O. A level is never averaged: the verdict of anything is the worst level among its
+Pure types, no I/O. A level is never averaged: the level of anything is the worst level among its
 colouring dimensions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -178,12 +178,19 @@ class DimensionResult(BaseModel):
 
     @property
     def colouring_level(self) -> Level:
-        """The level this dimension contributes to the verdict (pass when it is advisory)."""
+        """The level this dimension contributes to its grade's level (pass when it is advisory)."""
         return self.level if self.colours_verdict else Level.PASS
 
     @property
     def failed(self) -> bool:
         return self.outcome is Outcome.FAIL
+
+
+def failed_and_coloured(dimension: Mapping[str, Any]) -> bool:
+    """Whether a stored dimension (an item of a MachineGrade's `dimensions`) failed and coloured its
+    grade's level: `DimensionResult.failed and colours_verdict`, read from the stored form. A row written
+    before advisory dimensions existed has no `colours_verdict`: it coloured."""
+    return dimension.get("outcome") == Outcome.FAIL and dimension.get("colours_verdict") is not False
 
 
 ItemType = Literal["conversation", "turn"]

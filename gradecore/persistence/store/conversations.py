@@ -12,10 +12,10 @@ from sqlalchemy import and_, or_
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
 
-from gradecore.contract import Conversation, canonical_json, validate_conversation
-from gradecore.entities import ConversationRecord, utcnow
-from gradecore.store.errors import PropertyChanged
-from gradecore.store.inserts import insert_if_absent
+from gradecore.model.contract import Conversation, canonical_json, validate_conversation
+from gradecore.persistence.entities import ConversationRecord, utcnow
+from gradecore.persistence.store.errors import PropertyChanged
+from gradecore.persistence.store.inserts import insert_if_absent
 
 
 class PutOutcome(StrEnum):

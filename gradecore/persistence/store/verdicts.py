@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Protocol, TypeVar
 
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
 
-from gradecore.entities import GradeVerdict, Principle, utcnow
-from gradecore.principles import fold_principles, normalise_tag
+from gradecore.model.principles import fold_principles, normalise_tag
+from gradecore.persistence.entities import GradeVerdict, Principle, utcnow
 
 
 class Act(Protocol):
@@ -47,7 +48,7 @@ def agrees_with_machine(signal: str, expected_level: str | None, machine_level: 
 
     👍 agrees; 👎 disagrees (it counts, though it names no level); a correction agrees when it names
     the machine's own level. A note (no level) and a retraction judge nothing. The SQL twin is
-    `gradecore.store.windows._judges` / `_agrees`: change both together.
+    `gradecore.persistence.store.windows._judges` / `_agrees`: change both together.
     """
     if signal == "up":
         return True
@@ -76,6 +77,24 @@ def current_acts(verdicts: Iterable[AnyAct]) -> list[AnyAct]:
             continue
         latest[key] = verdict
     return sorted(latest.values(), key=lambda v: (v.created_at, v.id or 0))
+
+
+@dataclass(frozen=True, slots=True)
+class ActRow:
+    """One act as a plain row, not an ORM object: a popular post's acts are re-read on every batch of
+    reactions, and building thousands of entities would dominate."""
+
+    id: int | None
+    grader_user_id: int
+    item_type: str
+    item_ref: str
+    signal: str
+    expected_level: str | None
+    retracts_id: int | None
+    created_at: datetime
+
+
+_ACT_ROW_COLUMNS = tuple(col(getattr(GradeVerdict, f.name)) for f in fields(ActRow))
 
 
 class VerdictsRepo:
@@ -193,6 +212,13 @@ class VerdictsRepo:
             return []
         query = select(GradeVerdict).where(col(GradeVerdict.conversation_id).in_(ids))
         return self._session.exec(query.order_by(col(GradeVerdict.created_at), col(GradeVerdict.id))).all()
+
+    def act_rows_of_conversation(self, conversation_id: str) -> list[ActRow]:
+        """Every act on a conversation (its parent or any of its turns), as plain rows; acts added in
+        this transaction count too."""
+        self._session.flush()  # a plain read does not autoflush
+        query = sql_select(*_ACT_ROW_COLUMNS).where(col(GradeVerdict.conversation_id) == conversation_id)
+        return [ActRow(*row) for row in self._session.connection().execute(query)]
 
     def latest_for_property(self, property_id: str, *, before: datetime | None = None) -> GradeVerdict | None:
         """The property's most recent act (before `before`, so a late tally is not hidden by later acts)."""

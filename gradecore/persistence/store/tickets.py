@@ -17,10 +17,10 @@ from sqlalchemy import select as sql_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
-# The module, not the name: gradecore.grade_rows imports this package, so whichever of the two is
+# The module, not the name: gradecore.persistence.grade_rows imports this package, so whichever of the two is
 # imported first finds the other half-built; the constant is read when a query runs, long after.
-from gradecore import grade_rows
-from gradecore.entities import (
+from gradecore.persistence import grade_rows
+from gradecore.persistence.entities import (
     ConversationRecord,
     MachineGrade,
     TicketConfirmation,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gradecore.vocabulary import DimensionResult, Layer, Level, NotCheckedWhy, Outcome, Owner, Reason
+from gradecore.model.vocabulary import DimensionResult, Layer, Level, NotCheckedWhy, Outcome, Owner, Reason
 
 
 class Headline(BaseModel):

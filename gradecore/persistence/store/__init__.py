@@ -12,9 +12,9 @@ from contextlib import contextmanager
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from gradecore.keys import item_ref
-from gradecore.store.conversations import ConversationsRepo, PutOutcome, content_hash
-from gradecore.store.errors import (
+from gradecore.model.keys import item_ref
+from gradecore.persistence.store.conversations import ConversationsRepo, PutOutcome, content_hash
+from gradecore.persistence.store.errors import (
     AppendOnlyViolation,
     DuplicateEmail,
     StoreError,
@@ -22,17 +22,22 @@ from gradecore.store.errors import (
     UnknownProperty,
     UnknownUser,
 )
-from gradecore.store.grades import GradesRepo
-from gradecore.store.guard import install_append_only_guard
-from gradecore.store.inbox import InboxRepo, PendingActsRepo
-from gradecore.store.jobs import FixturesRepo, JobsRepo
-from gradecore.store.judging import JudgeRequestsRepo
-from gradecore.store.outbox import OutboxRepo
-from gradecore.store.people import ROLES, IdentitiesRepo, UsersRepo, normalise_email
-from gradecore.store.properties import PropertiesRepo
-from gradecore.store.tickets import TicketsRepo
-from gradecore.store.verdicts import PrinciplesRepo, VerdictsRepo, agrees_with_machine, current_acts
-from gradecore.store.windows import WindowsRepo
+from gradecore.persistence.store.grades import GradesRepo
+from gradecore.persistence.store.guard import install_append_only_guard
+from gradecore.persistence.store.inbox import InboxRepo, PendingActsRepo
+from gradecore.persistence.store.jobs import FixturesRepo, JobsRepo
+from gradecore.persistence.store.judging import JudgeRequestsRepo
+from gradecore.persistence.store.outbox import OutboxRepo
+from gradecore.persistence.store.people import ROLES, IdentitiesRepo, UsersRepo, normalise_email
+from gradecore.persistence.store.properties import PropertiesRepo
+from gradecore.persistence.store.tickets import TicketsRepo
+from gradecore.persistence.store.verdicts import (
+    PrinciplesRepo,
+    VerdictsRepo,
+    agrees_with_machine,
+    current_acts,
+)
+from gradecore.persistence.store.windows import WindowsRepo
 
 __all__ = [
     "ROLES",

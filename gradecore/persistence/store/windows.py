@@ -2,7 +2,7 @@
 
 Every read here is one aggregate statement over an index range that returns a handful of rows: no ORM
 objects, no unbounded `IN (…)` lists, no JSON parsed in Python. "Standing acts" follow the one rule of
-`gradecore.store.verdicts.current_acts` (docs/storage.md: what readers count), written as a window
+`gradecore.persistence.store.verdicts.current_acts` (docs/storage.md: what readers count), written as a window
 function: per (grader, item), retracted acts and retractions drop out, and the latest act stands,
 except that a note (a reply naming no level) stands only where the grader did nothing else.
 """
@@ -35,7 +35,7 @@ from sqlalchemy import type_coerce as coerce
 from sqlalchemy.orm import aliased
 from sqlmodel import Session
 
-from gradecore.entities import (
+from gradecore.persistence.entities import (
     FAILING_DIMENSIONS,
     RECOVERED_TOOL_ERRORS,
     ConversationRecord,
@@ -84,7 +84,7 @@ def _machine_level(verdict: Any) -> ColumnElement[str]:
 
 
 def _judges(signal: Any, expected_level: Any) -> ColumnElement[bool]:
-    """SQL twin of `gradecore.store.verdicts.agrees_with_machine` is not None: 👍, 👎, or a level named."""
+    """SQL twin of `store.verdicts.agrees_with_machine` is not None: 👍, 👎, or a level named."""
     return or_(expected_level.is_not(None), signal == "down")
 
 

@@ -14,7 +14,7 @@ from sqlalchemy import exists
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from gradecore.entities import Fixture, GradeVerdict, JobRun, utcnow
+from gradecore.persistence.entities import Fixture, GradeVerdict, JobRun, utcnow
 
 STALE_RUN = timedelta(minutes=30)
 FAILED = "failed"

@@ -11,8 +11,8 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import ORMExecuteState, Session
 
-from gradecore.entities import GradeVerdict, MachineGrade
-from gradecore.store.errors import AppendOnlyViolation
+from gradecore.persistence.entities import GradeVerdict, MachineGrade
+from gradecore.persistence.store.errors import AppendOnlyViolation
 
 APPEND_ONLY = (MachineGrade, GradeVerdict)
 
