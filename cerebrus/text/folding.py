@@ -13,7 +13,6 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-from cerebrus.construct import new_span
 from gradecore.model.vocabulary import Span
 
 # Curly quotes and primes fold to the ASCII apostrophe so "we’ll" matches a rule written as "we'll".
@@ -163,16 +162,16 @@ class FoldedText:
         """The original span covering folded characters [start, end)."""
         origin = self._origins()
         if origin is None:
-            return new_span({"start": start, "end": end})
+            return Span(start=start, end=end)
         if start >= end:
             position = origin[start] if start < len(origin) else len(self.original)
-            return new_span({"start": position, "end": position})
+            return Span(start=position, end=position)
         first = origin[start]
         stop = origin[end - 1] + 1
         # Extend over characters that folded away entirely (a lone combining mark after the match).
         while stop < len(self.original) and not _FOLD[ord(self.original[stop])]:
             stop += 1
-        return new_span({"start": first, "end": stop})
+        return Span(start=first, end=stop)
 
     def quote(self, span: Span) -> str:
         return self.original[span.start : span.end]

@@ -13,8 +13,8 @@ CEREBRUS = Path(__file__).resolve().parents[2] / "cerebrus"
 
 # What each room may import from cerebrus, besides its own modules.
 ROOMS: dict[str, frozenset[str]] = {
-    "text": frozenset({"cerebrus.defaults"}),
-    "amounts": frozenset({"cerebrus.defaults", "cerebrus.text"}),
+    "text": frozenset({"cerebrus.defaults", "cerebrus.lazy"}),
+    "amounts": frozenset({"cerebrus.defaults", "cerebrus.lazy", "cerebrus.text"}),
 }
 
 
