@@ -11,10 +11,12 @@ import pytest
 
 CEREBRUS = Path(__file__).resolve().parents[2] / "cerebrus"
 
-# What each room may import from cerebrus, besides its own modules.
+# What each room may import from cerebrus, besides its own modules: the defaults and the two small
+# utilities at the root (a stored lazy value, a table of language tags), never the engine.
+_UTILITIES = ("cerebrus.defaults", "cerebrus.lazy", "cerebrus.tag_table")
 ROOMS: dict[str, frozenset[str]] = {
-    "text": frozenset({"cerebrus.defaults", "cerebrus.lazy"}),
-    "amounts": frozenset({"cerebrus.defaults", "cerebrus.lazy", "cerebrus.text"}),
+    "text": frozenset(_UTILITIES),
+    "amounts": frozenset({*_UTILITIES, "cerebrus.text"}),
 }
 
 
