@@ -24,8 +24,9 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
+from cerebrus.text.language_codes import LanguageCode
 from cerebrus.text.phrases import PhraseSet
 from cerebrus.text.tokens import TokenizedText
 
@@ -46,17 +47,8 @@ class Exclusion(BaseModel):
     applies_to: Check
     position: Position
     # ISO 639-1 code of the texts it applies to; None: every language.
-    language: str | None = None
+    language: LanguageCode | None = None
     enabled: bool = True
-
-    @field_validator("language")
-    @classmethod
-    def _known_language(cls, value: str | None) -> str | None:
-        from cerebrus.text.language import supported
-
-        if value is not None and not supported(value):
-            raise ValueError(f"unknown ISO 639-1 language code: {value}")
-        return value.lower() if value is not None else None
 
 
 Hit = tuple[int, int]

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cerebrus.text.exclusions import Exclusion
+from cerebrus.text.language_codes import LanguageCode
 from cerebrus.text.phrase_syntax import compile_phrase
 from cerebrus.text.phrases import PatternError, Phrase, PhraseSet
 
@@ -25,19 +26,10 @@ class PhrasePattern(_Frozen):
     id: str = Field(min_length=1)
     pattern: str = Field(min_length=1)
     # ISO 639-1 code of the texts it applies to; None: every language.
-    language: str | None = None
+    language: LanguageCode | None = None
     enabled: bool = True
     # Promises only: the pattern counts only when the turn's intent is one of maintenance_intents.
     maintenance_only: bool = False
-
-    @field_validator("language")
-    @classmethod
-    def _known_language(cls, value: str | None) -> str | None:
-        from cerebrus.text.language import supported
-
-        if value is not None and not supported(value):
-            raise ValueError(f"unknown ISO 639-1 language code: {value}")
-        return value.lower() if value is not None else None
 
 
 class PromiseRule(_Frozen):
