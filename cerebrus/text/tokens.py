@@ -13,6 +13,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import islice
 from typing import NamedTuple
 
 from cerebrus.lazy import lazy
@@ -302,10 +303,12 @@ class TokenizedText:
         return True
 
     def window(self, offset: int, count: int) -> tuple[list[str], list[tuple[int, int]]]:
-        """Up to `count` tokens from a token start, with their (start, end) in the folded text."""
-        first = self.number_at(offset)
-        numbers = range(first, min(first + count, len(self.words))) if first is not None else range(0)
-        return [self.words[n] for n in numbers], [(self.start_of(n), self.end_of(n)) for n in numbers]
+        """Up to `count` tokens from a token start, with their (start, end) in the folded text: read from
+        there only, so a look at one place does not cut the whole text."""
+        folded = self.folded.folded
+        tokens = (_ASCII_TOKEN if folded.isascii() else _TOKEN).finditer(folded, offset)
+        bounds = [token.span() for token in islice(tokens, count)]
+        return [folded[start:end] for start, end in bounds], bounds
 
     def starts(self, first: frozenset[str]) -> list[int]:
         """The numbers of the tokens that are one of `first`, or whose contraction base is (`we` for
