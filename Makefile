@@ -65,11 +65,15 @@ lint: $(STAMP) ## ruff check and format check
 typecheck: $(STAMP) ## mypy (strict)
 	$(BIN)/mypy
 
-pytest: $(STAMP) ## The test suite
-	$(BIN)/pytest
+# One pytest-xdist worker per core: most of the suite's time is waiting (databases, fake Slack servers,
+# subprocesses) and Python, and the workers share nothing (tests/conftest.py gives each its database).
+PYTEST_WORKERS ?= auto
+
+pytest: $(STAMP) ## The test suite, on every core (PYTEST_WORKERS=0 for one process)
+	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 coverage: $(STAMP) ## The test suite, measuring which lines of the project it runs
-	$(BIN)/pytest --cov --cov-report=term
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --cov --cov-report=term
 
 test: lint typecheck pytest ## lint, typecheck and the test suite
 

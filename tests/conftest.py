@@ -4,11 +4,12 @@ Migrating is most of what a database test would cost, so each run migrates once 
 test starts from a copy of that migrated state:
 
 - SQLite: the migrated file is copied into the test's own directory (`tmp_path / "smith.db"`).
-- PostgreSQL: every test shares one migrated schema of this run (one per pytest-xdist worker), every
-  table emptied and every sequence restarted before each test. The code's own transactions, row locks and
-  advisory locks run for real: nothing is wrapped in a transaction the test could not see. A test that
-  changes the schema itself (renames a table, adds a constraint) is noticed after it ends — the schema's
-  fingerprint differs — and the next test gets a freshly migrated schema.
+- PostgreSQL: every test shares one migrated schema of this run (under pytest-xdist, one per worker, each
+  worker in a database of its own: see `_worker_url`), every table emptied and every sequence restarted
+  before each test. The code's own transactions, row locks and advisory locks run for real: nothing is
+  wrapped in a transaction the test could not see. A test that changes the schema itself (renames a
+  table, adds a constraint) is noticed after it ends — the schema's fingerprint differs — and the next
+  test gets a freshly migrated schema.
 
 Migrations themselves run from an empty database on both backends in the tests that ask for
 `empty_engine` (tests/gradecore/test_migration*.py): an unmigrated SQLite file or PostgreSQL schema.
@@ -40,7 +41,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
-from sqlalchemy import Engine, MetaData, create_engine, text
+from sqlalchemy import Engine, MetaData, create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
 from gradecore.persistence.db import create_db_engine, upgrade
@@ -110,19 +111,45 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(getattr(request, "param", "sqlite"))
 
 
+def _worker_url() -> str:
+    """This process's PostgreSQL database: the configured one, or under pytest-xdist one per worker
+    (`test_gw0`, ...), created when missing. The job locks are PostgreSQL advisory locks, which are
+    per database: two workers sharing one would take each other's locks."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return POSTGRES_URL
+    configured = make_url(POSTGRES_URL)
+    name = f"{configured.database}_{worker}"
+    server = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with server.connect() as connection:
+            exists = text("SELECT 1 FROM pg_database WHERE datname = :name")
+            if connection.execute(exists, {"name": name}).first() is None:
+                connection.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        server.dispose()
+    return configured.set(database=name).render_as_string(hide_password=False)
+
+
+@functools.cache
+def _database_url() -> str:
+    return _worker_url()
+
+
 @pytest.fixture(scope="session")
 def postgres_admin() -> Iterator[Engine]:
     problem = _postgres_unavailable()
     if problem is not None:
         pytest.fail(problem)  # reached only under CI=true: CI must not go green without the database
-    engine = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    engine = create_engine(_database_url(), isolation_level="AUTOCOMMIT")
     yield engine
     engine.dispose()
 
 
 def postgres_url_for(schema: str) -> str:
-    joiner = "&" if "?" in POSTGRES_URL else "?"
-    return f"{POSTGRES_URL}{joiner}options=-csearch_path%3D{schema}"
+    url = _database_url()
+    joiner = "&" if "?" in url else "?"
+    return f"{url}{joiner}options=-csearch_path%3D{schema}"
 
 
 def _new_schema(admin: Engine) -> str:
