@@ -12,16 +12,15 @@ docs/text-matching.md) with the check it applies to and where it must stand rela
 - `overlap`: sharing at least one character with the match;
 - `sentence`: anywhere in the match's sentence.
 
-A sentence ends at `!`, `?`, a line break, or a `.` followed by a space or the end (so "$1.50" and
-"8.30" stay inside their sentence). Exclusions are scanned only for drafts where a pattern matched,
-so they cost nothing for the drafts that match nothing (most of them).
+Drafts are matched sentence by sentence (`TokenizedText.sentences`: a sentence ends at `!`, `?`, a
+line break, or a `.` followed by a space or the end, so "$1.50" and "8.30" stay inside theirs).
+Exclusions are scanned only in a sentence where a pattern matched, so they cost nothing for the
+drafts that match nothing (most of them).
 """
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -32,9 +31,6 @@ from cerebrus.text.tokens import TokenizedText
 
 Position = Literal["before", "after", "right_after", "overlap", "sentence"]
 Check = Literal["narration", "promises"]
-
-# What ends a sentence: "!", "?", a line break, or "." before a space or the end ("$1.50" and "8.30" go on).
-_SENTENCE_END = re.compile(r"[!?\n]|\.(?=\s|$)")
 
 
 class Exclusion(BaseModel):
@@ -56,30 +52,19 @@ Hit = tuple[int, int]
 
 
 def excluded(
-    exclusions: PhraseSet[Exclusion], text: TokenizedText, hits: Sequence[Hit], language: str | None
+    exclusions: PhraseSet[Exclusion], sentence: TokenizedText, hits: Sequence[Hit], language: str | None
 ) -> set[Hit]:
-    """The hits that an exclusion of the set takes back. Only the sentences holding hits are read: an
-    exclusion stands in its hit's sentence, and a draft's other sentences would only cost time."""
-    if not hits or not exclusions.may_match(text):
+    """The hits (matches in this one sentence) that an exclusion of the set takes back: an exclusion
+    stands in its hit's sentence, so only the sentences holding hits are ever read for them."""
+    if not hits or not exclusions.may_match(sentence):
         return set()
-    folded = text.folded.folded
-    sentence_of = _sentences(folded)
-    by_sentence: dict[tuple[int, int], list[Hit]] = {}
-    for hit in hits:
-        by_sentence.setdefault(sentence_of(*hit), []).append(hit)
-    taken_back: set[Hit] = set()
-    for (begins, ends), in_sentence in by_sentence.items():
-        found = [
-            (exclusion.position, start, stop)
-            for _, exclusion, start, stop in exclusions.scan(text, text.numbers_within(begins, ends))
-            if exclusion.language is None or language is None or exclusion.language == language
-        ]
-        taken_back.update(
-            hit
-            for hit in in_sentence
-            if any(_stands(position, hit, (s, e), folded) for position, s, e in found)
-        )
-    return taken_back
+    found = [
+        (exclusion.position, start, stop)
+        for _, exclusion, start, stop in exclusions.scan(sentence)
+        if exclusion.language is None or language is None or exclusion.language == language
+    ]
+    folded = sentence.folded.folded
+    return {hit for hit in hits if any(_stands(position, hit, (s, e), folded) for position, s, e in found)}
 
 
 def _stands(position: Position, hit: Hit, other: Hit, folded: str) -> bool:
@@ -95,22 +80,3 @@ def _stands(position: Position, hit: Hit, other: Hit, folded: str) -> bool:
     if position == "after":
         return other_start >= stop
     return True
-
-
-def spans_sentences(folded: str, start: int, stop: int) -> bool:
-    """Whether folded[start:stop] runs over a sentence end: a pattern's gap may swallow the "!" of
-    "sorry for the mix-up! Our system had an error", and a phrase across two sentences is no phrase."""
-    return _SENTENCE_END.search(folded, start, stop) is not None
-
-
-def _sentences(folded: str) -> Callable[[int, int], tuple[int, int]]:
-    """The bounds of the sentence holding folded[start:stop], from one pass over the text (each hit
-    then costs a binary search, so a draft full of hits is still read in linear time)."""
-    ends = [mark.start() for mark in _SENTENCE_END.finditer(folded)]
-
-    def bounds(start: int, stop: int) -> tuple[int, int]:
-        before = bisect_left(ends, start)
-        after = bisect_left(ends, stop)
-        return (ends[before - 1] + 1 if before else 0), (ends[after] if after < len(ends) else len(folded))
-
-    return bounds

@@ -136,10 +136,14 @@ class FoldedText:
 
     __slots__ = ("_origin", "folded", "original")
 
-    def __init__(self, original: str) -> None:
+    def __init__(self, original: str, *, already_folded: bool = False) -> None:
+        """`already_folded`: the text is a stretch of another text's folded copy (a sentence of it),
+        so it is its own fold and keeps every offset."""
         self.original = original
         self._origin: list[int] | None = None
-        if original.isascii():
+        if already_folded:
+            self.folded = original
+        elif original.isascii():
             # Lower-casing ASCII keeps every offset: no map needed (the fast, common path, where
             # _fold_ascii is inlined: a function call costs about as much as the lowering itself).
             lowered = original.lower()
@@ -148,8 +152,9 @@ class FoldedText:
             self.folded = _fold_mixed(original)
 
     def _origins(self) -> list[int] | None:
-        """None when folding kept every offset (ASCII, or accents that fold 1:1 like é → e)."""
-        if self._origin is None and not self.original.isascii():
+        """None when folding kept every offset (ASCII, accents that fold 1:1 like é → e, a text that is
+        its own fold)."""
+        if self._origin is None and self.folded is not self.original and not self.original.isascii():
             if _IRREGULAR.isdisjoint(self.original):
                 return None
             origin: list[int] = []

@@ -1,16 +1,18 @@
 """What the narration and promise checks find in a draft: pattern matches that apply to the draft's
 language (and intent), less those an exclusion takes back (cerebrus.text.exclusions).
 
-One place for it, so the checks and the paraphrase suites (bench/paraphrases.py) read a sentence the
-same way. `language` is asked for only when a language-specific pattern matched: detecting it costs
-more than matching, and most drafts match nothing.
+A draft is matched sentence by sentence (a phrase never runs over a sentence's end), and an exclusion
+is looked for in its match's sentence only. One place for it, so the checks and the paraphrase
+suites (bench/paraphrases.py) read a sentence the same way. `language` is asked for only when a
+language-specific pattern matched: detecting it costs more than matching, and most drafts match
+nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from cerebrus.text.exclusions import excluded, spans_sentences
+from cerebrus.text.exclusions import excluded
 from cerebrus.text.phrase_rules import CompiledText, PhrasePattern, PromiseEntry, language_applies
 from cerebrus.text.tokens import TokenizedText
 
@@ -23,20 +25,21 @@ def narration_hits(
     """Narration matches as (pattern, start, end) offsets in the folded draft."""
     if not text.narration.may_match(tokens):
         return []
-    folded = tokens.folded.folded
-    hits = [
-        (pattern, start, stop)
-        for _, pattern, start, stop in text.narration.scan(tokens)
-        if (pattern.language is None or language_applies(pattern.language, language()))
-        and not spans_sentences(folded, start, stop)
-    ]
-    # "If the app isn't working for you..." instructs the reader: the exclusions take failure narration
-    # (a language's phrasing) back. Machinery vocabulary is jargon wherever it stands.
-    phrased = [(start, stop) for pattern, start, stop in hits if pattern.language is not None]
-    if not phrased:
-        return hits
-    taken_back = excluded(text.narration_exclusions, tokens, phrased, language())
-    return [hit for hit in hits if (hit[1], hit[2]) not in taken_back]
+    hits: list[tuple[PhrasePattern, int, int]] = []
+    for begins, sentence in tokens.sentences:
+        found = [
+            (pattern, start, stop)
+            for _, pattern, start, stop in text.narration.scan(sentence)
+            if pattern.language is None or language_applies(pattern.language, language())
+        ]
+        # "If the app isn't working for you..." instructs the reader: the exclusions take failure
+        # narration (a language's phrasing) back. Machinery vocabulary is jargon wherever it stands.
+        phrased = [(start, stop) for pattern, start, stop in found if pattern.language is not None]
+        if phrased:
+            taken_back = excluded(text.narration_exclusions, sentence, phrased, language())
+            found = [hit for hit in found if (hit[1], hit[2]) not in taken_back]
+        hits.extend((pattern, begins + start, begins + stop) for pattern, start, stop in found)
+    return hits
 
 
 def promise_hits(
@@ -44,18 +47,27 @@ def promise_hits(
 ) -> list[tuple[PromiseEntry, int, int]]:
     """Promise matches as (entry, start, end) offsets in the folded draft; the maintenance-only
     patterns are tried only when the intent is one of the maintenance intents."""
-    scanned = text.promises.scan(tokens)
+    sets = [text.promises]
     if intent in text.maintenance_intents:
-        scanned.extend(text.maintenance_promises.scan(tokens))
-    folded = tokens.folded.folded
-    hits = [
-        (entry, start, stop)
-        for _, entry, start, stop in scanned
-        if (entry.language is None or language_applies(entry.language, language()))
-        and not spans_sentences(folded, start, stop)
-    ]
-    if not hits:
-        return hits
-    # An offer ("would you like me to send someone?") or a package on the way promises no visit.
-    taken_back = excluded(text.promise_exclusions, tokens, [(s, e) for _, s, e in hits], language())
-    return [hit for hit in hits if (hit[1], hit[2]) not in taken_back]
+        sets.append(text.maintenance_promises)
+    sets = [phrases for phrases in sets if phrases.may_match(tokens)]
+    if not sets:
+        return []
+    hits: list[tuple[PromiseEntry, int, int]] = []
+    for begins, sentence in tokens.sentences:
+        found = [
+            (entry, start, stop)
+            for phrases in sets
+            for _, entry, start, stop in phrases.scan(sentence)
+            if entry.language is None or language_applies(entry.language, language())
+        ]
+        if not found:
+            continue
+        # An offer ("would you like me to send someone?") or a package on the way promises no visit.
+        taken_back = excluded(text.promise_exclusions, sentence, [(s, e) for _, s, e in found], language())
+        hits.extend(
+            (entry, begins + start, begins + stop)
+            for entry, start, stop in found
+            if (start, stop) not in taken_back
+        )
+    return hits

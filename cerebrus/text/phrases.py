@@ -100,17 +100,14 @@ class Phrase:
             return -1
         return reading.sources[stop - 1][1] if reading.sources else stop
 
-    def finditer(self, text: TokenizedText, within: range | None = None) -> Iterator[tuple[int, int]]:
+    def finditer(self, text: TokenizedText) -> Iterator[tuple[int, int]]:
         """Non-overlapping matches, leftmost first and longest, as (start, end) offsets in the folded
-        text, tried only at the tokens a match can begin at; with `within`, only matches inside
-        those tokens (as if the text held no others)."""
+        text, tried only at the tokens a match can begin at."""
         numbers_of = text.numbers_of
         places = sorted({number for word in self.starts for number in numbers_of.get(word, ())})
-        if within is not None:
-            places = [number for number in places if number in within]
         if not places:
             return
-        reading = text.reading if within is None else text.reading.before(within.stop)
+        reading = text.reading
         covered = 0
         for number in places:
             if number < covered:
@@ -283,13 +280,19 @@ class PhraseSet(Generic[T]):
         return bool(self.entries)
 
     def may_match(self, text: TokenizedText) -> bool:
-        return self._keys is None or not self._keys.isdisjoint(text.pieces)
+        """Whether the text's pieces leave some entry possible (False: no entry can match)."""
+        if self._keys is None:
+            return True
+        pieces = text.pieces
+        if self._keys.isdisjoint(pieces):
+            return False
+        entries = self.entries
+        return any(entries[number][0].may_occur(pieces) for number in self._candidates(pieces))
 
-    def scan(self, text: TokenizedText, within: range | None = None) -> list[tuple[Phrase, T, int, int]]:
-        """Every entry's matches in the text (with `within`, in those tokens only), as (phrase, what it
-        stands for, start, end) offsets in the folded text (`text.folded.span` maps them to the
-        original), in entry order."""
-        if not self.may_match(text):
+    def scan(self, text: TokenizedText) -> list[tuple[Phrase, T, int, int]]:
+        """Every entry's matches in the text, as (phrase, what it stands for, start, end) offsets in the
+        folded text (`text.folded.span` maps them to the original), in entry order."""
+        if self._keys is not None and self._keys.isdisjoint(text.pieces):
             return []
         pieces = text.pieces
         hits: list[tuple[Phrase, T, int, int]] = []
@@ -297,7 +300,7 @@ class PhraseSet(Generic[T]):
         for number in self._candidates(pieces):
             phrase, payload = entries[number]
             if phrase.may_occur(pieces):
-                hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text, within))
+                hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
         return hits
 
     def _candidates(self, pieces: frozenset[bytes]) -> Sequence[int]:

@@ -97,6 +97,37 @@ def test_spans_agree_with_the_token_regex(text: str) -> None:
         assert (words[0], bounds[0]) == (tokens.words[index], (start, end))
 
 
+@given(st.text(alphabet=st.sampled_from(list("aZé9 '-.,_!?\n\t\u2010ßﬁİ\u0301")), max_size=40))
+def test_a_texts_sentences_hold_exactly_its_tokens(text: str) -> None:
+    # Matching sentence by sentence rests on this: cutting a text into sentences cuts no token, and every
+    # sentence's tokens stand where the whole text's do.
+    tokens = TokenizedText(text)
+    folded = tokens.folded.folded
+    found: list[tuple[str, int]] = []
+    for begins, sentence in tokens.sentences:
+        assert sentence.folded.folded == folded[begins : begins + len(sentence.folded.folded)]
+        found.extend((word, begins + sentence.start_of(n)) for n, word in enumerate(sentence.words))
+    assert found == [(word, tokens.start_of(n)) for n, word in enumerate(tokens.words)]
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("Our system is down. Sorry!", ["our system is down", " sorry"]),
+        ("It costs $1.50 at 8.30 today", ["it costs $1.50 at 8.30 today"]),  # one sentence: the text itself
+        ("Done.", ["done."]),
+        ("Wait?! Yes\nno", ["wait", " yes", "no"]),
+    ],
+)
+def test_a_sentence_ends_at_bang_question_line_break_or_a_dot_before_a_space(
+    text: str, sentences: list[str]
+) -> None:
+    tokens = TokenizedText(text)
+    assert [sentence.folded.folded for _, sentence in tokens.sentences] == sentences
+    if len(sentences) == 1:
+        assert tokens.sentences == [(0, tokens)]
+
+
 # --- v3 (issue 21): contractions read as written and expanded ----------------------------------------
 
 
