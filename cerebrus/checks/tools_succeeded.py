@@ -7,13 +7,13 @@ the weekly digest can count them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
 from gradecore.model.contract import ToolExecutionStep
-from gradecore.model.vocabulary import DimensionResult, Evidence, Layer, Level, Scope
+from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import truncate
 
@@ -81,6 +81,7 @@ def _count(errors: int) -> str:
     return "1 error" if errors == 1 else f"{errors} errors"
 
 
-def recovered_errors(result: DimensionResult) -> int:
-    """How many tool errors a tools_succeeded result records as recovered (one receipt each)."""
-    return sum(1 for evidence in result.evidence if evidence.rule_entry == RECOVERED_ENTRY)
+def recovered_errors(rule_entries: Iterable[str | None]) -> int:
+    """How many tool errors a tools_succeeded result records as recovered, from its receipts' rule
+    entries (one receipt per recovered error): for a fresh result and for one read back from storage."""
+    return sum(1 for entry in rule_entries if entry == RECOVERED_ENTRY)

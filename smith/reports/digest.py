@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from blocks import DigestLine, LinkLine, PostContent, build_digest_blocks, texts_triage
 from cerebrus import check_ids
-from cerebrus.checks.tools_succeeded import RECOVERED_ENTRY
+from cerebrus.checks.tools_succeeded import recovered_errors
 from gradecore.persistence.store import Store, Unit
 from smith.calibration.disagreements import digest_lines as disagreement_digest_lines
 from smith.outbox.keys import digest_key
@@ -53,17 +52,10 @@ def recovered_tool_errors(unit: Unit, start: datetime, end: datetime) -> int:
     """Tool errors that a later call of the same tool recovered, in the turn grades of a window: the
     turn passed, so only this count shows an integration failing now and then."""
     return sum(
-        _recovered_in(dimension)
+        recovered_errors(evidence.get("rule_entry") for evidence in dimension.get("evidence") or ())
         for dimensions in unit.windows.recovered_tool_error_dimensions(start, end)
         for dimension in dimensions
         if dimension.get("check") == "tools_succeeded"
-    )
-
-
-def _recovered_in(dimension: dict[str, Any]) -> int:
-    # One receipt per recovered error (cerebrus.checks.tools_succeeded).
-    return sum(
-        1 for evidence in dimension.get("evidence") or () if evidence.get("rule_entry") == RECOVERED_ENTRY
     )
 
 

@@ -75,7 +75,7 @@ def test_a_tool_that_failed_once_then_succeeded_is_recovered() -> None:
         "recovered after 1 error",
         "tools.recovered",
     )
-    assert recovered_errors(result) == 1
+    assert recovered_errors(e.rule_entry for e in result.evidence) == 1
 
 
 def test_recovered_errors_are_counted_one_per_error() -> None:
@@ -85,7 +85,7 @@ def test_recovered_errors_are_counted_one_per_error() -> None:
     )
     assert result.outcome is Outcome.PASS
     assert [e.detail for e in result.evidence] == ["recovered after 2 errors"] * 2
-    assert recovered_errors(result) == 2
+    assert recovered_errors(e.rule_entry for e in result.evidence) == 2
 
 
 def test_failed_once_then_succeeded_is_neither_a_loop_nor_a_tool_failure() -> None:
