@@ -1,4 +1,4 @@
-"""The principle fold: every reader that counts principles folds a tag through `superseded_by` first.
+"""Surviving principles: every reader that counts principles follows a tag through `superseded_by` first.
 
 A merge retires a principle and points it at its survivor; chains are followed to the end, so
 evidence filed under any retired name is counted on the principle that survives.
@@ -25,7 +25,7 @@ def normalise_tag(tag: str) -> str:
     return slug[:MAX_PRINCIPLE_ID].rstrip("-")
 
 
-def fold_principle(tag: str, superseded_by: Mapping[str, str | None]) -> str:
+def surviving_principle(tag: str, superseded_by: Mapping[str, str | None]) -> str:
     """The surviving principle for `tag`, following the chain; a cycle stops at its first repeat."""
     current = normalise_tag(tag)
     seen = {current}
@@ -35,6 +35,6 @@ def fold_principle(tag: str, superseded_by: Mapping[str, str | None]) -> str:
     return current
 
 
-def fold_principles(tags: Iterable[str], superseded_by: Mapping[str, str | None]) -> list[str]:
-    """Fold each tag and drop duplicates, keeping first-seen order."""
-    return list(dict.fromkeys(fold_principle(tag, superseded_by) for tag in tags if normalise_tag(tag)))
+def surviving_principles(tags: Iterable[str], superseded_by: Mapping[str, str | None]) -> list[str]:
+    """Each tag's surviving principle, without duplicates, in first-seen order."""
+    return list(dict.fromkeys(surviving_principle(tag, superseded_by) for tag in tags if normalise_tag(tag)))

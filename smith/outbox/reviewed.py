@@ -2,8 +2,8 @@
 
 Every recorded act (👍, 👎, a correction, a retraction) asks for the parent of its conversation to be
 edited. The edits are SlackPost rows (`kind="review"`, `operation="update"`) carrying the whole message,
-so the relay sends them like any other post, in order. A new act folds into a review edit still
-waiting (not yet claimed by a relay) instead of adding one; otherwise a new edit is queued at least
+so the relay sends them like any other post, in order. A new act replaces the message of a review
+edit still waiting (not yet claimed by a relay) instead of adding one; otherwise a new edit is queued at least
 `EDIT_INTERVAL` after the previous one. So a post gets at most one edit per 30 seconds, the last edit
 always shows every act (never lost), and edits go out in the order they were made (never out of
 order).
@@ -30,9 +30,10 @@ EDIT_INTERVAL = timedelta(seconds=30)
 def refresh_reviewed_lines(
     unit: Unit, conversation_ids: Iterable[str], *, now: datetime | None = None, only_waiting: bool = False
 ) -> int:
-    """Queue (or fold into a waiting one) an edit of each conversation's parent; how many were touched.
+    """Queue an edit of each conversation's parent, or replace the message of one still waiting; how many
+    were touched.
 
-    `only_waiting` folds the current content into a waiting review edit and queues none.
+    `only_waiting` puts the current content into a waiting review edit and queues none.
     """
     touched = 0
     for conversation_id in dict.fromkeys(conversation_ids):
@@ -90,7 +91,7 @@ def queue_edit(
         raise ValueError("an edit needs the post it changes, stored")
     last = unit.outbox.latest_edit(parent.id, kind=REVIEW_KIND)
     earlier = unit.outbox.count_edits(parent.id, kind=REVIEW_KIND)
-    if last is not None and last.status == PENDING and _fold_into(unit, last, message, now):
+    if last is not None and last.status == PENDING and _replace_waiting(unit, last, message, now):
         return True
     if only_waiting:
         return False
@@ -111,13 +112,13 @@ def queue_edit(
         parent_post_id=parent.id,
         not_before=due,
     )
-    if not queue(unit, [edit]):  # another replica queued the same edit a moment ago: fold into it
+    if not queue(unit, [edit]):  # another replica queued the same edit a moment ago: replace its message
         again = unit.outbox.by_key(key)
-        if again is None or not _fold_into(unit, again, message, now):
+        if again is None or not _replace_waiting(unit, again, message, now):
             raise RuntimeError(f"the review edit {key} was queued by another writer and is no longer waiting")
     return True
 
 
-def _fold_into(unit: Unit, edit: SlackPost, message: dict[str, Any], now: datetime) -> bool:
+def _replace_waiting(unit: Unit, edit: SlackPost, message: dict[str, Any], now: datetime) -> bool:
     """Replace a waiting edit's message, only while no relay holds it."""
     return edit.id is not None and unit.outbox.replace_waiting_payload(edit.id, message, now)

@@ -179,7 +179,7 @@ def draft_fixture(unit: Unit, verdict: GradeVerdict) -> FixtureDraft:
         anonymized.scrub_text(verdict.note) if verdict.note else None,
         anonymized.scrub_json(_machine_grade(unit, verdict)),  # type: ignore[arg-type]
         verdict.grader_user_id,
-        unit.principles.fold(verdict.principles),
+        unit.principles.surviving(verdict.principles),
         verdict.id,
         verdict.created_at,
         turn_id=verdict.turn_id,

@@ -1,4 +1,4 @@
-"""The principle fold: evidence filed under any retired name counts on the principle that survives."""
+"""Surviving principles: evidence filed under any retired name counts on the principle that survives."""
 
 from __future__ import annotations
 
@@ -7,7 +7,12 @@ from collections import Counter
 import pytest
 from sqlalchemy import text
 
-from gradecore.model.principles import MAX_PRINCIPLE_ID, fold_principle, fold_principles, normalise_tag
+from gradecore.model.principles import (
+    MAX_PRINCIPLE_ID,
+    normalise_tag,
+    surviving_principle,
+    surviving_principles,
+)
 from gradecore.persistence.store import Store
 from tests.gradecore.rows import graded_item, verdict
 
@@ -19,20 +24,20 @@ CHAIN = {"a": "b", "b": "c", "c": "d", "d": None}
 
 @pytest.mark.parametrize("tag", ["a", "b", "c", "d", "#A", " #C "])
 def test_every_link_of_a_three_link_chain_folds_to_the_end(tag: str) -> None:
-    assert fold_principle(tag, CHAIN) == "d"
+    assert surviving_principle(tag, CHAIN) == "d"
 
 
-def test_fold_principles_counts_the_whole_chain_once() -> None:
-    assert fold_principles(["a", "b", "c", "d"], CHAIN) == ["d"]
-    assert fold_principles(["x", "a", "y", "d"], CHAIN) == ["x", "d", "y"]
+def test_surviving_principles_count_the_whole_chain_once() -> None:
+    assert surviving_principles(["a", "b", "c", "d"], CHAIN) == ["d"]
+    assert surviving_principles(["x", "a", "y", "d"], CHAIN) == ["x", "d", "y"]
 
 
 def test_an_unknown_tag_folds_to_itself() -> None:
-    assert fold_principle("#Tone", CHAIN) == "tone"
+    assert surviving_principle("#Tone", CHAIN) == "tone"
 
 
 def test_empty_tags_are_dropped() -> None:
-    assert fold_principles(["#", "", "  ", "--", "a"], CHAIN) == ["d"]
+    assert surviving_principles(["#", "", "  ", "--", "a"], CHAIN) == ["d"]
 
 
 @pytest.mark.parametrize(
@@ -42,7 +47,7 @@ def test_empty_tags_are_dropped() -> None:
 )
 def test_a_cycle_terminates_on_a_member_of_the_cycle(chain: dict[str, str | None]) -> None:
     for tag in chain:
-        assert fold_principle(tag, chain) in chain
+        assert surviving_principle(tag, chain) in chain
 
 
 # --- normalisation ------------------------------------------------------------------------------------
@@ -95,10 +100,10 @@ def test_verdicts_tagged_along_a_merged_chain_all_count_on_the_survivor(store: S
         counted = Counter(
             tag
             for act in unit.verdicts.for_item("turn", grade.item_ref)
-            for tag in unit.principles.fold(act.principles)
+            for tag in unit.principles.surviving(act.principles)
         )
         assert counted == {"d": 4}
-        assert unit.principles.fold(["a", "b", "c", "d", "other"]) == ["d", "other"]
+        assert unit.principles.surviving(["a", "b", "c", "d", "other"]) == ["d", "other"]
         assert [p.id for p in unit.principles.vocabulary()] == ["d"]
         for tag in "abc":
             found = unit.principles.get(tag)
@@ -112,7 +117,7 @@ def test_merges_in_any_order_reach_the_same_survivor(store: Store) -> None:
         unit.principles.merge("c", "d")
         unit.principles.merge("a", "b")
         unit.principles.merge("b", "c")
-        assert unit.principles.fold(["a"]) == ["d"]
+        assert unit.principles.surviving(["a"]) == ["d"]
 
 
 @pytest.mark.parametrize(("retired", "survivor"), [("b", "a"), ("c", "a"), ("a", "a")])
@@ -125,7 +130,7 @@ def test_a_merge_that_would_make_a_cycle_is_refused(store: Store, retired: str, 
     with pytest.raises(ValueError, match="cycle"), store.unit() as unit:
         unit.principles.merge(retired, survivor)
     with store.unit() as unit:
-        assert unit.principles.fold(["a", "b", "c"]) == ["c"]
+        assert unit.principles.surviving(["a", "b", "c"]) == ["c"]
 
 
 def test_the_repository_fold_survives_a_cycle_already_in_the_data(store: Store) -> None:
@@ -135,7 +140,7 @@ def test_the_repository_fold_survives_a_cycle_already_in_the_data(store: Store) 
         unit.principles.add("b", "b")
         unit.principles.merge("a", "b")
         unit.session.execute(text("UPDATE principles SET superseded_by = 'a' WHERE id = 'b'"))
-        assert unit.principles.fold(["a"]) in (["a"], ["b"])
+        assert unit.principles.surviving(["a"]) in (["a"], ["b"])
 
 
 def test_merge_needs_both_principles(store: Store) -> None:

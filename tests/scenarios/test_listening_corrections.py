@@ -157,7 +157,7 @@ async def test_tags_are_minted_as_candidates_and_folded_by_readers(engine: Engin
         (row,) = scene.verdicts()
         assert row.principles == ["arrival-info", "brand-new-idea"]  # as written, normalised
         with scene.store.unit() as unit:
-            assert unit.principles.fold(row.principles) == ["arrival-section", "brand-new-idea"]
+            assert unit.principles.surviving(row.principles) == ["arrival-section", "brand-new-idea"]
             minted = unit.principles.get("brand-new-idea")
             assert minted is not None and minted.status == "candidate"
             merged = unit.principles.get("arrival-info")

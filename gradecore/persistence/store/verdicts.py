@@ -10,7 +10,7 @@ from typing import Protocol, TypeVar
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
 
-from gradecore.model.principles import fold_principles, normalise_tag
+from gradecore.model.principles import normalise_tag, surviving_principles
 from gradecore.persistence.entities import GradeVerdict, Principle, utcnow
 
 
@@ -286,7 +286,8 @@ class PrinciplesRepo:
         query = select(Principle).where(Principle.status != "retired").order_by(col(Principle.id))
         return self._session.exec(query).all()
 
-    def fold(self, tags: Iterable[str]) -> list[str]:
-        """Every reader that counts principles goes through here (one fold, docs/storage.md)."""
+    def surviving(self, tags: Iterable[str]) -> list[str]:
+        """Each tag's surviving principle: every reader that counts principles goes through here
+        (docs/storage.md)."""
         chain = {p.id: p.superseded_by for p in self._session.exec(select(Principle)).all()}
-        return fold_principles(tags, chain)
+        return surviving_principles(tags, chain)
