@@ -12,7 +12,8 @@ test starts from a copy of that migrated state:
   test gets a freshly migrated schema.
 
 Migrations themselves run from an empty database on both backends in the tests that ask for
-`empty_engine` (tests/gradecore/test_migration*.py): an unmigrated SQLite file or PostgreSQL schema.
+`empty_engine` (tests/gradecore/persistence/test_migration*.py): an unmigrated SQLite file or
+PostgreSQL schema.
 
 Which backends a test runs on: a test that touches the database runs on both, unless it says otherwise
 with `@pytest.mark.backends("postgres")` (a behaviour only PostgreSQL has: SKIP LOCKED, advisory locks,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 UNREACHABLE = "postgresql+psycopg://postgres@127.0.0.1:1/test?connect_timeout=2"
-ONE_STORAGE_TEST = "tests/gradecore/test_store_conversations.py"
+ONE_STORAGE_TEST = "tests/gradecore/persistence/test_store_conversations.py"
 
 
 def _pytest(ci: str | None) -> subprocess.CompletedProcess[str]:

@@ -27,7 +27,7 @@ _MIGRATIONS = Path(__file__).with_name("migrations")
 _VERSION_TABLE = "alembic_version"
 # The newest migration's revision, written down rather than read from the migration files: every command
 # and every `/readyz` probe asks, and alembic's reader costs a command ~0.14 s of imports. A new
-# migration updates it; tests/gradecore/test_head_revision.py fails until it is alembic's head.
+# migration updates it; tests/gradecore/persistence/test_head_revision.py fails until it is alembic's head.
 HEAD_REVISION = "ingest"
 
 

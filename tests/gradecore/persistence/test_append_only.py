@@ -24,7 +24,7 @@ from gradecore.persistence.store.grades import GradesRepo
 from gradecore.persistence.store.verdicts import VerdictsRepo
 from tests.gradecore.rows import BASE_TIME, graded_item, machine_grade, verdict
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 APPEND_ONLY_NAMES = {"MachineGrade", "GradeVerdict"}
 APPEND_ONLY_TABLES = ("machine_grades", "grade_verdicts")
 
