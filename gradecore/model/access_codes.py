@@ -9,6 +9,16 @@ would count.
 
 Masking has one policy (`mask_code`): a code shows at most its last two characters, and none when it
 is shorter than four (two of three characters would give it away).
+
+Two policies decide whether a text holds a code, on purpose, by what a mistake costs:
+
+- **Disclosure** (`cerebrus/checks/no_access_code_to_prospect.py`, a BLOCK): a code counts only as
+  whole tokens of the draft as the text checks read it, so `call 555-2580` (one token, a phone
+  number) does not give away the code `2580`. A false BLOCK costs the staff's trust in every flag.
+- **Concealment** (this matcher for receipts, `smith/anonymizer/` for fixtures, `smith/leaks/` for the
+  scan that refuses them): a code is hidden wherever its characters stand as their own run, so
+  `555-2580` shows as `555-••80` in a receipt and `555-0000` in a fixture. Hiding part of a phone
+  number costs nothing; showing a door code costs a door.
 """
 
 from __future__ import annotations
