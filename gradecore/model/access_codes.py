@@ -17,8 +17,9 @@ Two policies decide whether a text holds a code, on purpose, by what a mistake c
   number) does not give away the code `2580`. A false BLOCK costs the staff's trust in every flag.
 - **Concealment** (this matcher for receipts, `smith/anonymizer/` for fixtures, `smith/leaks/` for the
   scan that refuses them): a code is hidden wherever its characters stand as their own run, so
-  `555-2580` shows as `555-••80` in a receipt and `555-0000` in a fixture. Hiding part of a phone
-  number costs nothing; showing a door code costs a door.
+  `555-2580` shows as `555-••80` in a receipt, and a fixture holds neither the code nor the number
+  (the anonymizer replaces the whole phone number). Hiding part of a phone number costs nothing;
+  showing a door code costs a door.
 """
 
 from __future__ import annotations
