@@ -58,10 +58,12 @@ def _signature_of(cause: str, index: int) -> str:
     return signature.id
 
 
-@pytest.mark.parametrize("kind", ["markdown", "github"])
 def test_two_hundred_confirmed_failures_become_six_tickets_kept_current(
-    store: Store, tmp_path: Path, github: FakeGitHub, kind: str
+    store: Store, tmp_path: Path, github: FakeGitHub, backend: str
 ) -> None:
+    # Each tracker once and each backend once (the pairs, not the whole matrix: neither tracker's
+    # behaviour depends on the database): GitHub's claim-then-create runs on PostgreSQL's row locks.
+    kind = "markdown" if backend == "sqlite" else "github"
     out = tmp_path / "fixtures"
     tracker: Tracker = MarkdownTracker(out) if kind == "markdown" else github_tracker(github)
     confirm_failures(store, SETTLED)
