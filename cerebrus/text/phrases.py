@@ -281,27 +281,23 @@ class PhraseSet(Generic[T]):
 
     def may_match(self, text: TokenizedText) -> bool:
         """Whether the text's pieces leave some entry possible (False: no entry can match)."""
-        if self._keys is None:
-            return True
-        pieces = text.pieces
-        if self._keys.isdisjoint(pieces):
-            return False
-        entries = self.entries
-        return any(entries[number][0].may_occur(pieces) for number in self._candidates(pieces))
+        return bool(self._possible(text.pieces))
 
     def scan(self, text: TokenizedText) -> list[tuple[Phrase, T, int, int]]:
         """Every entry's matches in the text, as (phrase, what it stands for, start, end) offsets in the
         folded text (`text.folded.span` maps them to the original), in entry order."""
-        if self._keys is not None and self._keys.isdisjoint(text.pieces):
-            return []
-        pieces = text.pieces
         hits: list[tuple[Phrase, T, int, int]] = []
-        entries = self.entries
-        for number in self._candidates(pieces):
-            phrase, payload = entries[number]
-            if phrase.may_occur(pieces):
-                hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
+        for number in self._possible(text.pieces):
+            phrase, payload = self.entries[number]
+            hits.extend((phrase, payload, start, stop) for start, stop in phrase.finditer(text))
         return hits
+
+    def _possible(self, pieces: frozenset[bytes]) -> list[int]:
+        """The numbers of the entries a text with these pieces may match (each of their required
+        elements has a piece there), in entry order."""
+        if self._keys is not None and self._keys.isdisjoint(pieces):
+            return []
+        return [number for number in self._candidates(pieces) if self.entries[number][0].may_occur(pieces)]
 
     def _candidates(self, pieces: frozenset[bytes]) -> Sequence[int]:
         """The numbers of the entries a text with these pieces may match, in entry order."""
