@@ -112,6 +112,7 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(getattr(request, "param", "sqlite"))
 
 
+@functools.cache
 def _worker_url() -> str:
     """This process's PostgreSQL database: the configured one, or under pytest-xdist one per worker
     (`test_gw0`, ...), created when missing. The job locks are PostgreSQL advisory locks, which are
@@ -132,23 +133,18 @@ def _worker_url() -> str:
     return configured.set(database=name).render_as_string(hide_password=False)
 
 
-@functools.cache
-def _database_url() -> str:
-    return _worker_url()
-
-
 @pytest.fixture(scope="session")
 def postgres_admin() -> Iterator[Engine]:
     problem = _postgres_unavailable()
     if problem is not None:
         pytest.fail(problem)  # reached only under CI=true: CI must not go green without the database
-    engine = create_engine(_database_url(), isolation_level="AUTOCOMMIT")
+    engine = create_engine(_worker_url(), isolation_level="AUTOCOMMIT")
     yield engine
     engine.dispose()
 
 
 def postgres_url_for(schema: str) -> str:
-    url = _database_url()
+    url = _worker_url()
     joiner = "&" if "?" in url else "?"
     return f"{url}{joiner}options=-csearch_path%3D{schema}"
 
