@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeGuard, TypeVar, overload
 
 from cerebrus.assemble import LAYER_RANK
-from cerebrus.construct import new_dimension, with_receipts
 from cerebrus.findings import Finding
 from cerebrus.views import ConversationView, TurnView
 from gradecore.model.vocabulary import (
@@ -50,77 +49,28 @@ class CheckSpec(Generic[V]):
     doc: str
     function: Callable[[V], Finding] = field(repr=False)
 
-    # Results without evidence repeat across turns (every "no amount in the draft"). Findings without
-    # evidence are shared objects (cerebrus.findings), so each one's DimensionResult is built once and
-    # found again by the finding's identity: no hashing of reasons or enums per turn. Every finding
-    # keyed here is held in `held` for good (nothing is ever removed), so while its id is a key no
-    # other object can have that id: a hit needs no check that it is the same finding, and a finding
-    # with receipts (never keyed) cannot hit. Bounded: a reason sentence may vary. The engine reads
-    # it directly (see `result`).
-    shared: dict[int, DimensionResult] = field(default_factory=dict, compare=False, repr=False)
-    held: list[Finding] = field(default_factory=list, compare=False, repr=False)
-
-    # Results with receipts are built per finding; what they share (the check's identity, and the level
-    # and why of an outcome) is validated once, in a template per (outcome, why) found by their
-    # identities (enum members, never reused). See `construct.with_receipts`.
-    templates: dict[tuple[int, int], DimensionResult] = field(default_factory=dict, compare=False, repr=False)
-
     def run(self, view: V) -> DimensionResult:
         return self.result(self.function(view))
 
     def result(self, finding: Finding) -> DimensionResult:
-        """This check's DimensionResult for one of its findings: the one already built when the
-        finding is a shared one (the engine inlines that look-up in its loop)."""
-        hit = self.shared.get(id(finding))
-        if hit is not None:
-            return hit
-        if finding.evidence:
-            return self.receipted(finding)
-        if finding.outcome is Outcome.FAIL:
+        """This check's DimensionResult for one of its findings, validated: a check's typo cannot slip
+        into a grade."""
+        if finding.outcome is Outcome.FAIL and not finding.evidence:
             raise CheckDeclarationError(f"check {self.id} failed without evidence")
-        result = self._result(finding)
-        if len(self.shared) < _SHARED_LIMIT:
-            self.held.append(finding)
-            self.shared[id(finding)] = result
-        return result
-
-    def receipted(self, finding: Finding) -> DimensionResult:
-        """The result of a finding with receipts (`result` for one, which the engine calls directly):
-        its template with the finding's reason and receipts."""
-        outcome, why = finding.outcome, finding.why
-        if type(outcome) is not Outcome or (why is not None and type(why) is not NotCheckedWhy):
-            return self._result(finding)  # not enum members, which live as long as their enum
-        key = (id(outcome), id(why))
-        template = self.templates.get(key)
-        if template is None:
-            template = self._result(finding)
-            if len(self.templates) < _SHARED_LIMIT:
-                self.templates[key] = template
-            return template
-        result = with_receipts(template, finding.reason, finding.evidence)
-        return result if result is not None else self._result(finding)
-
-    def _result(self, finding: Finding) -> DimensionResult:
-        # Validated construction (cerebrus.construct): a check's typo cannot slip into a grade.
-        return new_dimension(
-            {
-                "check": self.id,
-                "layer": self.layer,
-                "owner": self.owner,
-                "kind": self.kind,
-                "scope": self.scope,
-                "outcome": finding.outcome,
-                "level": self.level if finding.outcome is Outcome.FAIL else Level.PASS,
-                "reason": finding.reason,
-                "evidence": finding.evidence,
-                "not_checked_why": finding.why,
-                "score": None,
-                "colours_verdict": True,
-            }
+        return DimensionResult(
+            check=self.id,
+            layer=self.layer,
+            owner=self.owner,
+            kind=self.kind,
+            scope=self.scope,
+            outcome=finding.outcome,
+            level=self.level if finding.outcome is Outcome.FAIL else Level.PASS,
+            reason=finding.reason,
+            evidence=finding.evidence,
+            not_checked_why=finding.why,
+            score=None,
+            colours_verdict=True,
         )
-
-
-_SHARED_LIMIT = 256
 
 
 ConversationCheck = CheckSpec[ConversationView]
@@ -165,11 +115,6 @@ def check(
 _Split = tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...], tuple[str, ...]]
 """Conversation checks, turn checks, and all ids, in registry order."""
 
-TurnStep = tuple[TurnCheck, Callable[[TurnView], Finding], Callable[[int], DimensionResult | None]]
-"""A turn check as the engine's hot loop runs it: the spec, its function, and the look-up of its
-shared results by finding identity (bound once, not looked up per turn)."""
-
-
 class CheckRegistry:
     """An ordered set of checks, keyed by id. Owned by whoever built it; never a global."""
 
@@ -179,7 +124,6 @@ class CheckRegistry:
         self._split: tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...], tuple[str, ...]] | None = (
             None
         )
-        self._turn_plan: tuple[TurnStep, ...] | None = None
         for spec in checks:
             self.register(spec)
 
@@ -188,7 +132,6 @@ class CheckRegistry:
             raise CheckDeclarationError(f"duplicate check id {spec.id!r}")
         self._checks[spec.id] = spec
         self._split = None
-        self._turn_plan = None
 
     def without(self, *ids: str) -> CheckRegistry:
         """A new registry lacking the named checks."""
@@ -215,12 +158,6 @@ class CheckRegistry:
 
     def turn_checks(self) -> tuple[TurnCheck, ...]:
         return self._by_scope()[1]
-
-    def turn_plan(self) -> tuple[TurnStep, ...]:
-        """The turn checks, in order, as the engine runs them for every turn."""
-        if self._turn_plan is None:
-            self._turn_plan = tuple((spec, spec.function, spec.shared.get) for spec in self.turn_checks())
-        return self._turn_plan
 
     def _by_scope(self) -> _Split:
         if self._split is None:

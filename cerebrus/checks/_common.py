@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from functools import lru_cache
 from typing import Any
 
-from cerebrus.construct import new_evidence
 from cerebrus.findings import Finding, not_applicable
 from cerebrus.views import TurnView
 from gradecore.model.contract import ToolExecutionStep
@@ -22,11 +20,7 @@ def is_empty(value: Any) -> bool:
         return True
     if isinstance(value, str):
         return not value or value.isspace()
-    # JSON values first: the abstract-class checks below are several times slower (and a tuple of
-    # types is checked in C, a `X | Y` union in Python).
-    if isinstance(value, (dict, list, tuple)):
-        return len(value) == 0
-    if isinstance(value, (Mapping, Sequence)):
+    if isinstance(value, Mapping | Sequence):
         return len(value) == 0
     return False
 
@@ -35,23 +29,11 @@ def intent_table(view: TurnView, table: Mapping[str, Sequence[str]], noun: str) 
     """The intent's entries in a rule table, or why an intent-driven check does not apply."""
     intent = view.turn.intent
     if intent is None:
-        return _no_intent(noun)
+        return not_applicable(f"The turn has no intent, so no {noun} are defined for it.")
     entries = table.get(intent, ())
     if not entries:
-        return _intent_without(intent, noun)
+        return not_applicable(f"The intent {intent} has no {noun}.")
     return entries
-
-
-# The findings of turns an intent-driven check does not apply to: cached, so no sentence is formatted
-# per turn (bounded like the findings they return, since an intent name is the platform's).
-@lru_cache(maxsize=64)
-def _no_intent(noun: str) -> Finding:
-    return not_applicable(f"The turn has no intent, so no {noun} are defined for it.")
-
-
-@lru_cache(maxsize=4096)
-def _intent_without(intent: str, noun: str) -> Finding:
-    return not_applicable(f"The intent {intent} has no {noun}.")
 
 
 FactsOnFile = tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]
@@ -108,14 +90,12 @@ def _first_successes(view: TurnView) -> dict[str, int]:
 
 def draft_evidence(view: TurnView, span: Span, **extra: Any) -> Evidence:
     """A receipt quoting the draft exactly at `span`."""
-    return new_evidence(
-        {
-            "message_id": view.message.id,
-            "turn_id": view.turn.id,
-            "quote": view.draft[span.start : span.end],
-            "span": span,
-            **extra,
-        }
+    return Evidence(
+        message_id=view.message.id,
+        turn_id=view.turn.id,
+        quote=view.draft[span.start : span.end],
+        span=span,
+        **extra,
     )
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from cerebrus.construct import new_evidence
 from cerebrus.findings import Finding, failed, not_applicable, passed
 from cerebrus.registry import check
 from cerebrus.text.phrase_rules import applies
@@ -47,7 +46,7 @@ def followup_exists(view: ConversationView) -> Finding:
             return passed(
                 "answered",
                 "The last question was answered.",
-                new_evidence({"message_id": answer.id, "detail": f"answers {inbound.id}"}),
+                Evidence(message_id=answer.id, detail=f"answers {inbound.id}"),
             )
     waited = view.conversation.settled_at - inbound.at
     if waited <= view.rules.thresholds.followup_sla:
