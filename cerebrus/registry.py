@@ -25,6 +25,7 @@ from gradecore.model.vocabulary import (
     NotCheckedWhy,
     Outcome,
     Owner,
+    Reason,
     Scope,
     default_owner,
 )
@@ -49,14 +50,29 @@ class CheckSpec(Generic[V]):
     doc: str
     function: Callable[[V], Finding] = field(repr=False)
 
+    # Findings without receipts repeat from turn to turn ("no amount in the draft"), and their results
+    # are all the same: kept by finding (a value), a repeated one costs a hash instead of a validated
+    # model. Bounded, since a reason sentence may carry a value (an intent name).
+    _plain_results: dict[Finding, DimensionResult] = field(default_factory=dict, compare=False, repr=False)
+
     def run(self, view: V) -> DimensionResult:
         return self.result(self.function(view))
 
     def result(self, finding: Finding) -> DimensionResult:
-        """This check's DimensionResult for one of its findings, validated: a check's typo cannot slip
-        into a grade."""
-        if finding.outcome is Outcome.FAIL and not finding.evidence:
+        """This check's DimensionResult for one of its findings."""
+        if finding.evidence:
+            return self._validated(finding)
+        if finding.outcome is Outcome.FAIL:
             raise CheckDeclarationError(f"check {self.id} failed without evidence")
+        known = self._plain_results.get(finding)
+        if known is None:
+            known = self._validated(finding)
+            if len(self._plain_results) < _PLAIN_RESULTS_KEPT:
+                self._plain_results[finding] = known
+        return known
+
+    def _validated(self, finding: Finding) -> DimensionResult:
+        # Validated: a check's typo cannot slip into a grade.
         return DimensionResult(
             check=self.id,
             layer=self.layer,
@@ -65,12 +81,15 @@ class CheckSpec(Generic[V]):
             scope=self.scope,
             outcome=finding.outcome,
             level=self.level if finding.outcome is Outcome.FAIL else Level.PASS,
-            reason=finding.reason,
+            reason=Reason(slug=finding.slug, sentence=finding.sentence),
             evidence=finding.evidence,
             not_checked_why=finding.why,
             score=None,
             colours_verdict=True,
         )
+
+
+_PLAIN_RESULTS_KEPT = 1024
 
 
 ConversationCheck = CheckSpec[ConversationView]
