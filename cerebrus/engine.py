@@ -21,6 +21,7 @@ from gradecore.model.contract import Conversation
 from gradecore.model.grades import ConversationGrade, TurnGrade
 from gradecore.model.vocabulary import DimensionResult
 
+
 @lru_cache(maxsize=1)
 def _default_rules() -> Rules:
     return Rules()
@@ -88,5 +89,7 @@ def grade(
         dimensions=conversation_dims,
         turns=tuple(turns),
         split=assembly.split(),
-        scope=assembly.scope((*registry.ids, *JUDGED_DIMENSIONS), judge_on=judged is not None or judge_pending),
+        scope=assembly.scope(
+            (*registry.ids, *JUDGED_DIMENSIONS), judge_on=judged is not None or judge_pending
+        ),
     )

@@ -22,7 +22,6 @@ from gradecore.model.vocabulary import (
     Kind,
     Layer,
     Level,
-    NotCheckedWhy,
     Outcome,
     Owner,
     Reason,
@@ -133,6 +132,7 @@ def check(
 
 _Split = tuple[tuple[ConversationCheck, ...], tuple[TurnCheck, ...], tuple[str, ...]]
 """Conversation checks, turn checks, and all ids, in registry order."""
+
 
 class CheckRegistry:
     """An ordered set of checks, keyed by id. Owned by whoever built it; never a global."""

@@ -7,9 +7,9 @@ fifteen checks over one turn normalise and scan each text once.
 from __future__ import annotations
 
 import json
+from functools import cached_property
 from typing import Any
 
-from cerebrus.lazy import lazy
 from cerebrus.rules import CompiledRules, Rules
 from cerebrus.text.folding import FoldedText
 from cerebrus.text.language import MIN_CONFIDENCE, Guess, confident, guess, primary
@@ -62,7 +62,7 @@ class ConversationView:
         # Built once per code list and shared by every check, receipt and mask of this conversation.
         self.code_matcher = code_matcher(self.access_codes)
 
-    @lazy
+    @cached_property
     def participants(self) -> dict[str, Participant]:
         return {p.id: p for p in self.conversation.participants}
 
@@ -77,7 +77,7 @@ class ConversationView:
             self._facts[key] = value
             return value
 
-    @lazy
+    @cached_property
     def ledger(self) -> tuple[float, ...]:
         """The amounts on file (facts.amounts) as numbers."""
         return tuple(float(v) for v in self.conversation.property.facts.amounts.values())
@@ -141,22 +141,22 @@ class TurnView:
         self.failed_tools: tuple[tuple[int, ToolExecutionStep], ...] = tuple(failed)
         self.final_call: tuple[int, ClaudeCallStep] | None = calls[-1] if calls else None
 
-    @lazy
+    @cached_property
     def answered(self) -> Participant | None:
         """The person the turn answers: the author of the triggering inbound."""
         return self.parent.participants[self.trigger.author] if self.trigger is not None else None
 
-    @lazy
+    @cached_property
     def draft_language(self) -> str | None:
         """The draft's language (its tag's primary subtag, else detected; None when unsure): asked only
         when a language-specific pattern matched, since detection is the costly part."""
         return self.parent.language_of(self.message)[0]
 
-    @lazy
+    @cached_property
     def succeeded_tools(self) -> frozenset[str]:
         return frozenset(s.tool_name for _, s in self.tool_steps if s.status == "success")
 
-    @lazy
+    @cached_property
     def tool_results_json(self) -> tuple[str, ...]:
         """Each successful tool result, JSON-dumped (what "appears in a tool result" searches)."""
         return tuple(
@@ -165,7 +165,7 @@ class TurnView:
             if s.status == "success" and s.result is not None
         )
 
-    @lazy
+    @cached_property
     def tool_results_lowered(self) -> tuple[str, ...]:
         """The same, lower-cased (for case-insensitive lookups)."""
         return tuple(text.lower() for text in self.tool_results_json)

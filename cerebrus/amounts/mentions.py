@@ -134,12 +134,7 @@ def numbers_in(text: str) -> Iterator[float]:
 
 
 def any_equal(value: float, candidates: Iterable[float]) -> bool:
-    # A plain loop, not any(generator): called for every amount of every draft, where setting up a
-    # generator costs more than the test itself.
-    for candidate in candidates:  # noqa: SIM110
-        if abs(value - candidate) < TOLERANCE:
-            return True
-    return False
+    return any(abs(value - candidate) < TOLERANCE for candidate in candidates)
 
 
 @lru_cache(maxsize=1024)

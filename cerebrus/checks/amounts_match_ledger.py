@@ -110,10 +110,7 @@ def _paired(
 
 def _holds_value(keys: tuple[str, ...], cents_of: dict[str, int], value: int) -> bool:
     """Whether one of the ledger items `keys` is worth `value` cents."""
-    for key in keys:  # noqa: SIM110 (a plain loop: any() over a generator costs more per amount)
-        if cents_of[key] == value:
-            return True
-    return False
+    return any(cents_of[key] == value for key in keys)
 
 
 def _failure(

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from cerebrus.findings import Finding, failed, not_applicable, not_checked, passed
 from cerebrus.registry import check
-from cerebrus.tag_table import TagTable
-from cerebrus.text.language import primary
 from cerebrus.views import TurnView
 from gradecore.model.vocabulary import Evidence, Layer, Level, NotCheckedWhy, Scope, Span
 
@@ -33,15 +29,6 @@ def reply_language_matches(view: TurnView) -> Finding:
     trigger = view.trigger
     if trigger is None:
         return not_applicable("The turn answers no inbound message.")
-    tag, draft_tag = trigger.language, view.message.language
-    if tag and draft_tag:
-        # Both tagged (nearly every turn): what the general path below finds when they agree.
-        if tag == draft_tag:
-            # Mostly the very same tag: its finding is looked up by the tag itself.
-            return _SAME_TAG[tag]
-        tagged = primary(tag)
-        if tagged == primary(draft_tag):
-            return _same_language(tagged)
     confidence = view.rules.thresholds.language_confidence
     # Through the conversation view: each untagged message is detected once, however many ask.
     asked, asked_how = view.parent.language_of(trigger, confidence)
@@ -51,7 +38,7 @@ def reply_language_matches(view: TurnView) -> Finding:
     if replied is None:
         return UNCLEAR_DRAFT
     if asked == replied:
-        return _same_language(asked)
+        return passed("same_language", f"Written to in {asked}, answered in {replied}.")
     excerpt = Span(start=0, end=_excerpt_end(view.draft))
     return failed(
         "wrong_language",
@@ -59,17 +46,6 @@ def reply_language_matches(view: TurnView) -> Finding:
         Evidence(message_id=trigger.id, detail=f"inbound in {asked} ({asked_how})", rule_entry=RULE_ENTRY),
         draft_evidence(view, excerpt, detail=f"reply in {replied} ({replied_how})", rule_entry=RULE_ENTRY),
     )
-
-
-@lru_cache(maxsize=64)
-def _same_language(language: str) -> Finding:
-    # The finding nearly every turn gets, one per language: no sentence formatted per turn.
-    return passed("same_language", f"Written to in {language}, answered in {language}.")
-
-
-# The finding of a turn whose inbound and draft carry the same tag, kept by that tag: a plain dict
-# look-up per turn, not two `primary` calls and an lru_cache call.
-_SAME_TAG: TagTable[Finding] = TagTable(lambda tag: _same_language(primary(tag)))
 
 
 def _excerpt_end(draft: str) -> int:

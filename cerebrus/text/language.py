@@ -12,7 +12,6 @@ from functools import lru_cache
 from lingua import IsoCode639_1, Language, LanguageDetector, LanguageDetectorBuilder
 
 from cerebrus import defaults
-from cerebrus.tag_table import TagTable
 from gradecore.model.contract import Message
 
 MIN_WORDS = 3
@@ -21,11 +20,7 @@ MIN_CONFIDENCE = defaults.LANGUAGE_CONFIDENCE
 
 def primary(tag: str) -> str:
     """The primary subtag of a BCP-47 tag, lower-cased: `es-MX` → `es`."""
-    return _PRIMARY[tag]
-
-
-# Asked for two tags of nearly every turn: found by a dict look-up once worked out.
-_PRIMARY: TagTable[str] = TagTable(lambda tag: tag.split("-", 1)[0].lower())
+    return tag.split("-", 1)[0].lower()
 
 
 @lru_cache(maxsize=64)

@@ -73,10 +73,7 @@ class Phrase:
         object.__setattr__(self, "steps", tuple(_steps(self.elements)))
 
     def may_occur(self, pieces: frozenset[bytes]) -> bool:
-        for needed in self.required:  # noqa: SIM110 (a plain loop: it runs for many drafts)
-            if needed.isdisjoint(pieces):
-                return False
-        return True
+        return not any(needed.isdisjoint(pieces) for needed in self.required)
 
     def longest_prefix(self, words: Sequence[str]) -> int:
         """How many of `words` (tokens as written) the longest match starting at the first of them

@@ -12,11 +12,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import islice
 from typing import NamedTuple
 
-from cerebrus.lazy import lazy
 from cerebrus.text.folding import FoldedText
 from gradecore.model.vocabulary import Span
 
@@ -117,10 +116,7 @@ def read_token(token: str) -> tuple[str, ...]:
 
 
 def _read_as_written(words: Sequence[str]) -> bool:
-    for word in words:  # noqa: SIM110 (a plain loop: it runs for every place a pattern is tried)
-        if "'" in word or word in APOSTROPHE_LESS or word == "can":
-            return False
-    return True
+    return not any("'" in word or word in APOSTROPHE_LESS or word == "can" for word in words)
 
 
 Reading = tuple[list[str], list[tuple[int, int]]]
@@ -213,12 +209,12 @@ class TokenizedText:
     def original(self) -> str:
         return self.folded.original
 
-    @lazy
+    @cached_property
     def pieces(self) -> frozenset[bytes]:
         """The text's pieces (see _PIECE_CUT): what the pattern pre-filters test, before any token is cut."""
         return frozenset(self.folded.folded.encode().translate(_PIECE_CUT).split())
 
-    @lazy
+    @cached_property
     def sentences(self) -> list[tuple[int, TokenizedText]]:
         """The text's sentences, as (where each begins in the folded text, its own tokens): a phrase
         never runs over a sentence's end, so patterns are matched sentence by sentence, and a sentence
@@ -239,13 +235,13 @@ class TokenizedText:
             for begins, ends in worded
         ]
 
-    @lazy
+    @cached_property
     def words(self) -> tuple[str, ...]:
         """Every token in order, folded."""
         folded = self.folded.folded
         return tuple((_ASCII_TOKEN if folded.isascii() else _TOKEN).findall(folded))
 
-    @lazy
+    @cached_property
     def _starts(self) -> list[int]:
         """Where each token begins in the folded text: every letter or digit belongs to some token, so
         each token is the first occurrence of its text after the previous one."""
@@ -258,7 +254,7 @@ class TokenizedText:
             position += len(word)
         return starts
 
-    @lazy
+    @cached_property
     def numbers_of(self) -> dict[str, list[int]]:
         """For each token, and each contraction base (`we` of "we'll"), the numbers of the tokens that
         are it or begin with it: where a pattern starting with that word may begin."""
@@ -269,7 +265,7 @@ class TokenizedText:
                 numbers.setdefault(word.partition("'")[0], []).append(number)
         return numbers
 
-    @lazy
+    @cached_property
     def reading(self) -> TextReading:
         """The whole text read once with its contractions expanded (see `reading_of`), shared by every
         pattern tried on it."""
