@@ -52,13 +52,13 @@ class ConversationView:
         # of a language check, and several checks ask about the same message (see `language_of`).
         self._guesses: dict[int, Guess | None] = {}
         # What checks derive from the conversation alone, worked out once for all its turns (keyed by
-        # the helper that stores it, see cerebrus.checks._common.facts_on_file).
+        # the check that stores it, see cerebrus.checks.amounts_match_ledger).
         self.derived: dict[tuple[str, tuple[str, ...]], Any] = {}
-        # Every turn needs its message, where it stands and its trigger: one pass over the messages,
-        # set here rather than lazily (every grade reads them).
+        # Every turn needs its message, where it stands and its trigger: one pass over the messages.
         self.message_places = _message_places(conversation.messages)
-        # The non-empty codes (filter in C rather than a generator: this runs for every grade).
-        self.access_codes: tuple[str, ...] = tuple(filter(None, conversation.property.facts.access_codes))
+        self.access_codes: tuple[str, ...] = tuple(
+            code for code in conversation.property.facts.access_codes if code
+        )
         # Built once per code list and shared by every check, receipt and mask of this conversation.
         self.code_matcher = code_matcher(self.access_codes)
 
@@ -81,6 +81,16 @@ class ConversationView:
     def ledger(self) -> tuple[float, ...]:
         """The amounts on file (facts.amounts) as numbers."""
         return tuple(float(v) for v in self.conversation.property.facts.amounts.values())
+
+    @cached_property
+    def first_successes(self) -> dict[str, int]:
+        """The turn number (from 1) of each tool's first success in the conversation."""
+        first: dict[str, int] = {}
+        for number, turn in enumerate(self.conversation.turns, start=1):
+            for step in turn.trace.steps:
+                if isinstance(step, ToolExecutionStep) and step.status == "success":
+                    first.setdefault(step.tool_name, number)
+        return first
 
     def language_of(self, message: Message, min_confidence: float = MIN_CONFIDENCE) -> tuple[str | None, str]:
         """(language, how it was known), as `cerebrus.text.language.language_of` gives it, with each untagged
@@ -113,8 +123,7 @@ class TurnView:
         self.position = position
         self.message: Message = message
         draft = self.draft = message.text
-        # Every turn's draft is scanned by several checks, and every turn has a trigger or not: set
-        # here rather than lazily (a lazy attribute costs a Python call on its first read).
+        # Every turn's draft is scanned by several checks.
         folded = self.folded = FoldedText(draft)
         # The draft's tokens, shared by every text check (the folded draft is tokenized once, and only
         # as far as a check asks: see TokenizedText).
@@ -126,13 +135,9 @@ class TurnView:
         tools: list[tuple[int, ToolExecutionStep]] = []
         failed: list[tuple[int, ToolExecutionStep]] = []
         for index, step in enumerate(turn.trace.steps):
-            # The exact class first: a parsed step is one of the two, and isinstance is slow to say
-            # no for a pydantic class (it asks the metaclass); subclasses still sort by isinstance.
-            if type(step) is ClaudeCallStep or (
-                type(step) is not ToolExecutionStep and isinstance(step, ClaudeCallStep)
-            ):
+            if isinstance(step, ClaudeCallStep):
                 calls.append((index, step))
-            elif isinstance(step, ToolExecutionStep):  # an exact class is answered in C, first
+            elif isinstance(step, ToolExecutionStep):
                 tools.append((index, step))
                 if step.status == "error":
                     failed.append((index, step))

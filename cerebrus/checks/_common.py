@@ -8,7 +8,6 @@ from typing import Any
 
 from cerebrus.findings import Finding, not_applicable
 from cerebrus.views import TurnView
-from gradecore.model.contract import ToolExecutionStep
 from gradecore.model.vocabulary import Evidence, Span
 
 ERROR_DETAIL_CHARS = 200
@@ -41,51 +40,19 @@ FactsOnFile = tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]
 
 
 def facts_on_file(view: TurnView, keys: Sequence[str]) -> FactsOnFile:
-    """Which of `keys` are missing and which are on file, in key order: once per conversation and
-    key list (the turns of one intent ask the same question of the same facts)."""
-    memo_key = ("facts_on_file", tuple(keys))
-    derived = view.parent.derived
-    known: FactsOnFile | None = derived.get(memo_key)
-    if known is None:
-        fact = view.parent.fact
-        values = [(key, fact(key)) for key in keys]
-        known = (
-            tuple(key for key, value in values if is_empty(value)),
-            tuple((key, value) for key, value in values if not is_empty(value)),
-        )
-        derived[memo_key] = known
-    return known
+    """Which of `keys` are missing and which are on file, in key order."""
+    values = [(key, view.parent.fact(key)) for key in keys]
+    return (
+        tuple(key for key, value in values if is_empty(value)),
+        tuple((key, value) for key, value in values if not is_empty(value)),
+    )
 
 
 def succeeded_so_far(view: TurnView, tool: str) -> bool:
     """Whether the tool succeeded in this turn or in an earlier turn of the conversation (a visit
-    dispatched in turn 1 still backs "the plumber will come by at 9 as planned" in turn 2). This
-    turn's tool steps are at hand in the view: the earlier turns' traces are read only when they do
-    not say."""
-    for _, step in view.tool_steps:
-        if step.tool_name == tool and step.status == "success":
-            return True
-    first = _first_successes(view).get(tool)
-    return first is not None and first < view.number
-
-
-def _first_successes(view: TurnView) -> dict[str, int]:
-    """The turn number (from 1) of each tool's first success, for at least the turns before this one:
-    worked out turn by turn as far as asked (turns are graded in order), once per conversation."""
-    memo_key = ("first_successes", ())
-    derived = view.parent.derived
-    memo: tuple[list[int], dict[str, int]] | None = derived.get(memo_key)
-    if memo is None:
-        memo = derived[memo_key] = ([0], {})
-    walked, first = memo
-    wanted = view.number - 1
-    if walked[0] < wanted:
-        for number, turn in enumerate(view.conversation.turns[walked[0] : wanted], walked[0] + 1):
-            for step in turn.trace.steps:
-                if isinstance(step, ToolExecutionStep) and step.status == "success":
-                    first.setdefault(step.tool_name, number)
-        walked[0] = wanted
-    return first
+    dispatched in turn 1 still backs "the plumber will come by at 9 as planned" in turn 2)."""
+    first = view.parent.first_successes.get(tool)
+    return first is not None and first <= view.number
 
 
 def draft_evidence(view: TurnView, span: Span, **extra: Any) -> Evidence:

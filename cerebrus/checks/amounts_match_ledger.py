@@ -169,8 +169,7 @@ class _Ledger:
     """facts.amounts as the check reads it, worked out once per ledger: each item's value in cents,
     the first item holding each value, the labels naming items, and (on first need) the sums.
 
-    Everything here follows from the items' keys, their values in cents and the label matcher, so
-    one ledger serves every conversation of a property (see `_ledger`)."""
+    Everything here follows from the items' keys, their values in cents and the label matcher."""
 
     def __init__(self, amounts: Mapping[str, float], labels: LabelMatcher) -> None:
         self.cents_of = {key: cents(value) for key, value in amounts.items()}
@@ -203,28 +202,18 @@ class _Ledger:
 
 
 def _ledger(view: TurnView) -> _Ledger:
-    """The conversation's ledger: looked up once per conversation, and built once per distinct
-    ledger (a property's conversations all carry the same facts.amounts)."""
+    """The conversation's ledger, built once for all its turns."""
     derived = view.parent.derived
     ledger: _Ledger | None = derived.get(_LEDGER_KEY)
     if ledger is None:
         amounts = view.conversation.property.facts.amounts
-        labels = label_matcher(tuple(amounts), view.rules.amount_labels)
-        # The matcher by identity (it is not hashable): each cached ledger holds its matcher, so
-        # that identity is not reused while the entry lives.
-        key = (id(labels), tuple(amounts.items()))
-        ledger = _LEDGERS.get(key)
-        if ledger is None:
-            if len(_LEDGERS) >= _LEDGERS_LIMIT:
-                _LEDGERS.clear()  # starting afresh is always correct: a ledger is rebuilt on a miss
-            ledger = _LEDGERS[key] = _Ledger(amounts, labels)
-        derived[_LEDGER_KEY] = ledger
+        ledger = derived[_LEDGER_KEY] = _Ledger(
+            amounts, label_matcher(tuple(amounts), view.rules.amount_labels)
+        )
     return ledger
 
 
 _LEDGER_KEY = ("amounts_match_ledger", ())
-_LEDGERS: dict[tuple[int, tuple[tuple[str, float], ...]], _Ledger] = {}
-_LEDGERS_LIMIT = 256
 
 
 def _tool_values(view: TurnView) -> frozenset[int]:

@@ -42,7 +42,7 @@ def no_access_code_to_prospect(view: TurnView) -> Finding:
         return not_applicable("The turn answers no inbound message, so nobody is known to receive it.")
     if answered.role != "prospect":
         return not_applicable(f"The turn answers a {answered.role}, not a prospect.")
-    single, multiple, pieces, few, wanted = _index(view)
+    single, multiple, pieces, few, wanted = _code_index(view.parent.access_codes)
     tokens = view.tokens
     if few:
         # A few codes: find each where it stands in the folded draft and read the token there.
@@ -67,16 +67,6 @@ def no_access_code_to_prospect(view: TurnView) -> Finding:
         for span, code in sorted(spans, key=lambda found: found[0].start)
     ]
     return failed("access_code_to_prospect", "The draft gives a prospect an access code.", *evidence)
-
-
-def _index(view: TurnView) -> CodeIndex:
-    """The codes as tokens, built once per conversation."""
-    memo_key = ("access_code_index", ())
-    derived = view.parent.derived
-    index: CodeIndex | None = derived.get(memo_key)
-    if index is None:
-        index = derived[memo_key] = _code_index(view.parent.access_codes)
-    return index
 
 
 # A property's code list is the same in all its conversations: its index is built once per list.

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from cerebrus.findings import Finding, data_missing, failed, passed
 from cerebrus.registry import check
 from cerebrus.views import TurnView
@@ -23,10 +21,4 @@ def not_truncated(view: TurnView) -> Finding:
             "The reply was cut off: the model ran out of output tokens.",
             Evidence(turn_id=view.turn.id, step_index=index, detail="stop_reason max_tokens"),
         )
-    return _complete(call.stop_reason)
-
-
-@lru_cache(maxsize=64)
-def _complete(stop_reason: str) -> Finding:
-    # One finding per stop reason: no sentence formatted per turn.
-    return passed("complete", f"The final model call ended with {stop_reason}.")
+    return passed("complete", f"The final model call ended with {call.stop_reason}.")

@@ -9,7 +9,6 @@ from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import facts_on_file, intent_table
 
-# The finding most turns get, built once at import (a shared finding costs nothing per call).
 ON_FILE = passed("facts_on_file", "Every fact this intent needs is on file.")
 
 
