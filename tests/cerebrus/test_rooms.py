@@ -11,12 +11,10 @@ import pytest
 
 CEREBRUS = Path(__file__).resolve().parents[2] / "cerebrus"
 
-# What each room may import from cerebrus, besides its own modules: the defaults and the two small
-# utilities at the root (a stored lazy value, a table of language tags), never the engine.
-_UTILITIES = ("cerebrus.defaults", "cerebrus.lazy", "cerebrus.tag_table")
+# What each room may import from cerebrus, besides its own modules: the defaults, never the engine.
 ROOMS: dict[str, frozenset[str]] = {
-    "text": frozenset(_UTILITIES),
-    "amounts": frozenset({*_UTILITIES, "cerebrus.text"}),
+    "text": frozenset({"cerebrus.defaults"}),
+    "amounts": frozenset({"cerebrus.defaults", "cerebrus.text"}),
 }
 
 
