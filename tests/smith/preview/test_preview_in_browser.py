@@ -231,6 +231,10 @@ def test_without_chromium_ci_fails_and_elsewhere_skips(
 ) -> None:
     """The reason is named either way; a CI run never passes by skipping the browser."""
     monkeypatch.setattr(f"{__name__}.CHROMIUM", tmp_path / "no-chromium")
+    # Only the browser missing, whatever this machine has installed.
+    driver = tmp_path / "chromedriver"
+    driver.touch()
+    monkeypatch.setattr(f"{__name__}.CHROMEDRIVER", driver)
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="no-chromium not installed"):
         _require_browser()
