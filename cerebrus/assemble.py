@@ -35,8 +35,9 @@ CLEAN = Reason(slug="clean", sentence="Every check that ran passed.")
 CLEAN_HEADLINE = Headline(level=Level.PASS, reason=CLEAN)
 
 
-def _within_order(dimension: DimensionResult) -> tuple[int, str]:
-    return (LAYER_RANK[dimension.layer], dimension.check)
+def _headline_order(dimension: DimensionResult) -> tuple[int, int, str]:
+    """The stated order within a place: the most severe first, then layer order, then the check id."""
+    return (-dimension.level.rank, LAYER_RANK[dimension.layer], dimension.check)
 
 
 class GradeAssembly:
@@ -52,7 +53,7 @@ class GradeAssembly:
     def place(self, dimensions: Iterable[DimensionResult], turn_id: str | None) -> tuple[Level, Headline]:
         """Take in one place's dimensions (one turn, or conversation scope, in grade order) and return
         their headline level and headline (the worst colouring dimension, ties by layer order then id)."""
-        lead: DimensionResult | None = None
+        coloured: list[DimensionResult] = []
         for d in dimensions:
             if d.outcome is Outcome.NOT_CHECKED:
                 self._why.setdefault(d.check, d.not_checked_why or NotCheckedWhy.NOT_APPLICABLE)
@@ -60,10 +61,10 @@ class GradeAssembly:
                 self._ran.add(d.check)
             if d.colours_verdict and d.level is not Level.PASS:
                 self._failed[d.owner].add(d.layer)
-                if lead is None or _leads(d, lead):
-                    lead = d
-        if lead is None:
+                coloured.append(d)
+        if not coloured:
             return Level.PASS, CLEAN_HEADLINE
+        lead = min(coloured, key=_headline_order)  # on a full tie, the first one seen
         return lead.level, Headline(level=lead.level, reason=lead.reason, check=lead.check, turn_id=turn_id)
 
     def split(self) -> OwnershipSplit:
@@ -71,14 +72,6 @@ class GradeAssembly:
 
     def scope(self, ordered_ids: tuple[str, ...], judge_on: bool) -> ScopeStatement:
         return _scope(ordered_ids, frozenset(self._ran), tuple(self._why.items()), judge_on)
-
-
-def _leads(candidate: DimensionResult, lead: DimensionResult) -> bool:
-    """Whether `candidate` takes the lead from `lead`: more severe, or as severe and first in layer
-    order then by id (on a full tie the first one seen stays)."""
-    if candidate.level != lead.level:
-        return candidate.level > lead.level
-    return _within_order(candidate) < _within_order(lead)
 
 
 def _in_layer_order(layers: set[Layer]) -> tuple[Layer, ...]:
