@@ -48,9 +48,9 @@ class ConversationView:
         self.rules = rules
         self.compiled: CompiledRules = rules.compiled
         self._facts: dict[str, Any] = {}
-        # Detected languages of untagged messages, by message identity: detection is the costly part
-        # of a language check, and several checks ask about the same message (see `language_of`).
-        self._guesses: dict[int, Guess | None] = {}
+        # Detected languages of untagged messages, by message id: detection is the costly part of a
+        # language check, and several checks ask about the same message (see `language_of`).
+        self._guesses: dict[str, Guess | None] = {}
         # What checks derive from the conversation alone, worked out once for all its turns (keyed by
         # the check that stores it, see cerebrus.checks.amounts_match_ledger).
         self.derived: dict[tuple[str, tuple[str, ...]], Any] = {}
@@ -98,11 +98,9 @@ class ConversationView:
         tag = message.language
         if tag:
             return primary(tag), "field"
-        key = id(message)  # the conversation holds its messages, so an identity is not reused meanwhile
-        try:
-            found = self._guesses[key]
-        except KeyError:
-            found = self._guesses[key] = guess(message.text, self.rules.languages)
+        if message.id not in self._guesses:
+            self._guesses[message.id] = guess(message.text, self.rules.languages)
+        found = self._guesses[message.id]
         return confident(found, min_confidence), "detected"
 
     def role_of(self, message: Message) -> str:

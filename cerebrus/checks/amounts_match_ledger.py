@@ -16,7 +16,6 @@ from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import draft_evidence
 
-# Findings most turns get, built once at import (a shared finding costs nothing per call).
 NO_AMOUNT = not_applicable("The draft states no money amount.")
 MATCHED = passed("amounts_match", "Every amount in the draft is backed by the ledger or a tool result.")
 

@@ -9,7 +9,6 @@ from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import humanize
 
-# The finding most conversations get, built once at import (a shared finding costs nothing per call).
 NOTHING_ESCALATED = not_applicable("Nothing was escalated.")
 
 

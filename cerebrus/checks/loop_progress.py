@@ -11,7 +11,6 @@ from cerebrus.registry import check
 from cerebrus.views import TurnView
 from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
-# The finding most turns get, built once at import (a shared finding costs nothing per call).
 PROGRESSED = passed(
     "loop_progressed", "The loop stayed within its iterations and repeated no call it had an answer to."
 )

@@ -9,7 +9,6 @@ from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import intent_table
 
-# The finding most turns get, built once at import (a shared finding costs nothing per call).
 ALL_CALLED = passed("mandated_tools_called", "Every mandated tool was called.")
 
 

@@ -14,7 +14,6 @@ from gradecore.model.vocabulary import Evidence, Layer, Level, Scope, Span
 RULE_ENTRY = "access_code.whole_token"
 FEW_CODES = 16
 
-# The finding most turns get, built once at import (a shared finding costs nothing per call).
 NO_CODE = passed("no_access_code", "The draft contains no access code.")
 
 CodeIndex = tuple[

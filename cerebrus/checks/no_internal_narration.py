@@ -19,7 +19,6 @@ FRAGMENT_WORDS = 2
 ERROR_FRAGMENT_ENTRY = "narration.error_fragment"
 
 
-# The finding most turns get, built once at import (a shared finding costs nothing per call).
 CLEAN = passed("no_internal_narration", "The draft does not talk about Clara's machinery.")
 
 

@@ -10,7 +10,6 @@ from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import draft_evidence, is_empty, succeeded_so_far
 
-# The finding most turns get, built once at import (a shared finding costs nothing per call).
 NO_PROMISE = not_applicable("The draft makes no promise a rule covers.")
 
 

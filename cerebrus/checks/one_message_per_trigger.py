@@ -8,7 +8,6 @@ from cerebrus.registry import check
 from cerebrus.views import ConversationView
 from gradecore.model.vocabulary import Evidence, Layer, Level, Owner, Scope
 
-# The finding most conversations get, built once at import (a shared finding costs nothing per call).
 ONE_WRITER = passed("one_writer", "Each inbound message was answered by at most one automated writer.")
 
 # The roles that write on their own; a staff reply is a person's choice.

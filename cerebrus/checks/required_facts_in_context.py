@@ -15,7 +15,6 @@ from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import facts_on_file, intent_table, is_empty
 
-# The finding most turns get, built once at import (a shared finding costs nothing per call).
 IN_CONTEXT = passed("facts_in_context", "Every required fact on file reached Clara's context.")
 
 

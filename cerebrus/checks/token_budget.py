@@ -7,7 +7,6 @@ from cerebrus.registry import check
 from cerebrus.views import TurnView
 from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
-# The finding most turns get, built once at import (a shared finding costs nothing per call).
 WITHIN_BUDGET = passed("within_token_budget", "The turn stayed within the token budget.")
 
 

@@ -17,7 +17,6 @@ from gradecore.model.vocabulary import Evidence, Layer, Level, Scope
 
 from ._common import truncate
 
-# The finding most turns get, built once at import (a shared finding costs nothing per call).
 ALL_WORKED = passed("tools_worked", "Every tool call succeeded.")
 
 FAILED_ENTRY = "tools.last_call_failed"
