@@ -18,14 +18,11 @@ from gradecore.model.access_codes import code_matcher
 from gradecore.model.contract import (
     ClaudeCallStep,
     Conversation,
-    Facts,
     Message,
     Participant,
     ToolExecutionStep,
     Turn,
 )
-
-_NAMED_FACTS = frozenset(Facts.model_fields)
 
 
 def _message_places(messages: list[Message]) -> dict[str, tuple[int, Message, Message | None]]:
@@ -47,7 +44,6 @@ class ConversationView:
         self.conversation = conversation
         self.rules = rules
         self.compiled: CompiledRules = rules.compiled
-        self._facts: dict[str, Any] = {}
         # Detected languages of untagged messages, by message id: detection is the costly part of a
         # language check, and several checks ask about the same message (see `language_of`).
         self._guesses: dict[str, Guess | None] = {}
@@ -67,15 +63,8 @@ class ConversationView:
         return {p.id: p for p in self.conversation.participants}
 
     def fact(self, key: str) -> Any:
-        """A fact by key, named or extra (None when absent), as Facts.value gives it; looked up once
-        per conversation (Facts.value reads the model's field table on every call, which is slow)."""
-        try:
-            return self._facts[key]
-        except KeyError:
-            facts = self.conversation.property.facts
-            value = getattr(facts, key) if key in _NAMED_FACTS else (facts.model_extra or {}).get(key)
-            self._facts[key] = value
-            return value
+        """A fact by key, named or extra (None when absent)."""
+        return self.conversation.property.facts.value(key)
 
     @cached_property
     def ledger(self) -> tuple[float, ...]:

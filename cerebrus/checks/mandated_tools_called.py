@@ -19,13 +19,11 @@ def mandated_tools_called(view: TurnView) -> Finding:
     if isinstance(mandated, Finding):
         return mandated
     called = {step.tool_name for _, step in view.tool_steps}
-    if called.issuperset(mandated):
-        return ALL_CALLED  # nearly every turn: one test in C, no list built
     never = [tool for tool in mandated if tool not in called]
-    if never:
-        return failed(
-            "mandated_tool_skipped",
-            f"Clara never called {', '.join(never)}, which a {view.turn.intent} requires.",
-            *(Evidence(turn_id=view.turn.id, tool_name=tool, detail="never called") for tool in never),
-        )
-    return ALL_CALLED
+    if not never:
+        return ALL_CALLED
+    return failed(
+        "mandated_tool_skipped",
+        f"Clara never called {', '.join(never)}, which a {view.turn.intent} requires.",
+        *(Evidence(turn_id=view.turn.id, tool_name=tool, detail="never called") for tool in never),
+    )
