@@ -49,7 +49,7 @@ class ConversationView:
         self._guesses: dict[str, Guess | None] = {}
         # What checks derive from the conversation alone, worked out once for all its turns (keyed by
         # the check that stores it, see cerebrus.checks.amounts_match_ledger).
-        self.derived: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self.derived: dict[str, Any] = {}
         # Every turn needs its message, where it stands and its trigger: one pass over the messages.
         self.message_places = _message_places(conversation.messages)
         self.access_codes: tuple[str, ...] = tuple(

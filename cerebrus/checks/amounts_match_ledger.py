@@ -212,7 +212,7 @@ def _ledger(view: TurnView) -> _Ledger:
     return ledger
 
 
-_LEDGER_KEY = ("amounts_match_ledger", ())
+_LEDGER_KEY = "amounts_match_ledger"
 
 
 def _tool_values(view: TurnView) -> frozenset[int]:
