@@ -1,22 +1,18 @@
 """Assembling a grade: results kept for repeated findings, the first reason a check was not checked
-for, a ledger read under each grade's rules, facts asked per intent, and folding."""
+for, a ledger read under each grade's rules, and facts asked per intent."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from cerebrus import Rules
 from cerebrus.assemble import GradeAssembly
 from cerebrus.findings import Finding, failed, passed
 from cerebrus.registry import CheckDeclarationError, default_registry
-from cerebrus.text.folding import _FOLD, FoldedText
 from gradecore.model.grades import OwnershipSplit, ScopeStatement
 from gradecore.model.vocabulary import DimensionResult, Outcome
 from tests.cerebrus.builders import ConversationBuilder
 from tests.cerebrus.helpers import run_check
-from tests.profiles import examples
 
 
 def test_a_repeated_finding_gets_the_result_its_first_one_got() -> None:
@@ -102,19 +98,3 @@ def test_each_turn_asks_for_its_own_intents_facts() -> None:
         run_check(conversation, "required_facts_present", rules, turn=t).reason.slug for t in range(3)
     ]
     assert outcomes == ["facts_on_file", "fact_missing", "facts_on_file"]
-
-
-# Accented and irregular characters, a capital sigma (whose lower case depends on its neighbours),
-# typographic apostrophes and a backtick: what the replace-then-lower-case folding must get right.
-_MIXED = st.lists(
-    st.sampled_from(
-        ["a", "B", " ", "é", "É", "ñ", "¿", "Σ", "ΑΣ", "σ", "İ", "ß", "ẞ", "ﬁ", "\u0301", "’", "`", "K"]
-    ),
-    max_size=20,
-).map("".join)
-
-
-@settings(max_examples=examples(500))
-@given(_MIXED)
-def test_mixed_text_folds_as_character_by_character(text: str) -> None:
-    assert FoldedText(text).folded == text.translate(_FOLD)

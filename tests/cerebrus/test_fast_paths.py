@@ -34,6 +34,19 @@ def test_folding_matches_folding_character_by_character(text: str) -> None:
     assert FoldedText(text).folded == text.translate(_FOLD)
 
 
+# Accented and irregular characters, a capital sigma (whose lower case depends on its neighbours),
+# typographic apostrophes and a backtick: what the replace-then-lower-case folding must get right.
+_MIXED = _texts(
+    "a", "B", " ", "é", "É", "ñ", "¿", "Σ", "ΑΣ", "σ", "İ", "ß", "ẞ", "ﬁ", "\u0301", "’", "`", "K", size=20
+)
+
+
+@settings(max_examples=examples(500))
+@given(_MIXED)
+def test_mixed_text_folds_as_character_by_character(text: str) -> None:
+    assert FoldedText(text).folded == text.translate(_FOLD)
+
+
 def _number_pattern_plainly(value: float) -> re.Pattern[str]:
     """The look-behind-first formulation the engine's pattern must agree with."""
     whole = int(value)
