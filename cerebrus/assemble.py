@@ -13,7 +13,6 @@ ownership split need.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 
 from gradecore.model.grades import Headline, NotChecked, OwnershipSplit, ScopeStatement
 from gradecore.model.vocabulary import DimensionResult, Layer, Level, NotCheckedWhy, Outcome, Owner, Reason
@@ -68,38 +67,23 @@ class GradeAssembly:
         return lead.level, Headline(level=lead.level, reason=lead.reason, check=lead.check, turn_id=turn_id)
 
     def split(self) -> OwnershipSplit:
-        return _split(_in_layer_order(self._failed[Owner.CLARA]), _in_layer_order(self._failed[Owner.OURS]))
+        return OwnershipSplit(
+            clara=_in_layer_order(self._failed[Owner.CLARA]), ours=_in_layer_order(self._failed[Owner.OURS])
+        )
 
-    def scope(self, ordered_ids: tuple[str, ...], judge_on: bool) -> ScopeStatement:
-        return _scope(ordered_ids, frozenset(self._ran), tuple(self._why.items()), judge_on)
+    def scope(self, ordered_ids: Iterable[str], judge_on: bool) -> ScopeStatement:
+        """Checks that ran somewhere, then those that ran nowhere with the first reason seen, in order."""
+        ordered = tuple(ordered_ids)
+        return ScopeStatement(
+            checks_run=tuple(check for check in ordered if check in self._ran),
+            not_checked=tuple(
+                NotChecked(check=check, why=self._why[check])
+                for check in ordered
+                if check not in self._ran and check in self._why
+            ),
+            judge_lane="on" if judge_on else "off",
+        )
 
 
 def _in_layer_order(layers: set[Layer]) -> tuple[Layer, ...]:
     return tuple(sorted(layers, key=LAYER_RANK.__getitem__))
-
-
-# Grades of one deployment share a handful of splits and scope statements: each is built once (the
-# scope statement alone is a dozen validated models).
-@lru_cache(maxsize=1024)
-def _split(clara: tuple[Layer, ...], ours: tuple[Layer, ...]) -> OwnershipSplit:
-    return OwnershipSplit(clara=clara, ours=ours)
-
-
-@lru_cache(maxsize=1024)
-def _scope(
-    ordered_ids: tuple[str, ...],
-    ran: frozenset[str],
-    why: tuple[tuple[str, NotCheckedWhy], ...],
-    judge_on: bool,
-) -> ScopeStatement:
-    """Checks that ran somewhere, then those that ran nowhere with the first reason seen, in order."""
-    reasons = dict(why)
-    return ScopeStatement(
-        checks_run=tuple(check for check in ordered_ids if check in ran),
-        not_checked=tuple(
-            NotChecked(check=check, why=reasons[check])
-            for check in ordered_ids
-            if check not in ran and check in reasons
-        ),
-        judge_lane="on" if judge_on else "off",
-    )

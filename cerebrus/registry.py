@@ -52,7 +52,9 @@ class CheckSpec(Generic[V]):
     # Findings without receipts repeat from turn to turn ("no amount in the draft"), and their results
     # are all the same: kept by finding (a value), a repeated one costs a hash instead of a validated
     # model. Bounded, since a reason sentence may carry a value (an intent name).
-    _plain_results: dict[Finding, DimensionResult] = field(default_factory=dict, compare=False, repr=False)
+    _plain_results: dict[Finding, DimensionResult] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def run(self, view: V) -> DimensionResult:
         return self.result(self.function(view))
