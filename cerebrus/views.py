@@ -62,10 +62,6 @@ class ConversationView:
     def participants(self) -> dict[str, Participant]:
         return {p.id: p for p in self.conversation.participants}
 
-    def fact(self, key: str) -> Any:
-        """A fact by key, named or extra (None when absent)."""
-        return self.conversation.property.facts.value(key)
-
     @cached_property
     def ledger(self) -> tuple[float, ...]:
         """The amounts on file (facts.amounts) as numbers."""

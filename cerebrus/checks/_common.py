@@ -41,7 +41,8 @@ FactsOnFile = tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]
 
 def facts_on_file(view: TurnView, keys: Sequence[str]) -> FactsOnFile:
     """Which of `keys` are missing and which are on file, in key order."""
-    values = [(key, view.parent.fact(key)) for key in keys]
+    facts = view.conversation.property.facts
+    values = [(key, facts.value(key)) for key in keys]
     return (
         tuple(key for key, value in values if is_empty(value)),
         tuple((key, value) for key, value in values if not is_empty(value)),

@@ -165,7 +165,7 @@ def _wrong_item_detail(
 
 
 class _Ledger:
-    """facts.amounts as the check reads it, worked out once per ledger: each item's value in cents,
+    """facts.amounts as the check reads it, worked out once per conversation: each item's value in cents,
     the first item holding each value, the labels naming items, and (on first need) the sums.
 
     Everything here follows from the items' keys, their values in cents and the label matcher."""

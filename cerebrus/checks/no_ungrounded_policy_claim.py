@@ -26,7 +26,7 @@ def no_ungrounded_policy_claim(view: TurnView) -> Finding:
     for entry, start, stop in hits:
         pattern_id, _, fact, tool, backed_detail, unbacked_detail = entry
         if fact is not None:
-            grounded = not is_empty(view.parent.fact(fact))
+            grounded = not is_empty(view.conversation.property.facts.value(fact))
         else:
             grounded = tool is not None and succeeded_so_far(view, tool)
         receipt = draft_evidence(
